@@ -1,0 +1,47 @@
+# The two commands of README's quick start: `make run` and `make test`. Nothing else by hand.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format messages clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Reinstall only when the project's metadata changes.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --no-input
+	@echo
+	@echo "  Tarot score sheet: open http://$(HOST):$(PORT)/"
+	@echo
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-test
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Needs gettext's tools; the compiled .mo files are committed so running the app does not.
+messages: $(VENV)/.installed
+	$(BIN)/python manage.py makemessages --locale fr --no-obsolete --ignore '.venv/*' --ignore 'tests/*'
+	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
+clean:
+	rm -rf $(VENV) db.sqlite3

@@ -1,0 +1,284 @@
+"""Forms: a new sheet, and one hand checked by the scoring engine."""
+
+import uuid
+from decimal import Decimal
+
+from django import forms
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from scoresheet import scoring
+from scoresheet.models import Camp, Chelem, Contract, Poignee
+
+MAX_SEATS = 5
+NAME_LENGTH = 40
+
+
+class SheetForm(forms.Form):
+    """A new session: 3 to 5 player names, the first dealer, an optional name."""
+
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(n, str(n)) for n in scoring.PLAYERS],
+        coerce=int,
+        initial=4,
+        widget=forms.RadioSelect,
+    )
+    name = forms.CharField(
+        label=_("Session name"),
+        max_length=80,
+        required=False,
+        help_text=_("Optional: today's date and time by default."),
+    )
+    first_dealer = forms.TypedChoiceField(
+        label=_("First dealer"),
+        choices=[(n, str(n + 1)) for n in range(MAX_SEATS)],
+        coerce=int,
+        initial=0,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in range(MAX_SEATS):
+            self.fields[f"player_{seat}"] = forms.CharField(
+                label=_("Player %(number)s") % {"number": seat + 1},
+                max_length=NAME_LENGTH,
+                required=False,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "list": "known-names"}),
+            )
+
+    def seat_fields(self):
+        return [self[f"player_{seat}"] for seat in range(MAX_SEATS)]
+
+    def clean(self):
+        data = super().clean()
+        players = data.get("players")
+        if players is None:
+            return data
+        names = []
+        seen = {}
+        for seat in range(MAX_SEATS):
+            field = f"player_{seat}"
+            name = " ".join((data.get(field) or "").split())
+            if seat >= players:
+                continue
+            if not name:
+                self.add_error(
+                    field, gettext("Player %(number)s: enter a name.") % {"number": seat + 1}
+                )
+                continue
+            folded = name.casefold()
+            if folded in seen:
+                self.add_error(
+                    field,
+                    gettext("Player %(number)s: “%(name)s” is already at the table.")
+                    % {"number": seat + 1, "name": name},
+                )
+                continue
+            seen[folded] = seat
+            names.append(name)
+        data["names"] = names
+        first_dealer = data.get("first_dealer")
+        if first_dealer is not None and first_dealer >= players:
+            self.add_error(
+                "first_dealer", gettext("First dealer: choose one of the players at the table.")
+            )
+        if not data.get("name"):
+            data["name"] = date_format(timezone.localtime(), "DATETIME_FORMAT")
+        return data
+
+
+class PointsField(forms.DecimalField):
+    """Card points; accepts a decimal comma, as French keyboards type it."""
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            value = value.strip().replace(",", ".")
+        return super().to_python(value)
+
+
+def choose(what):
+    """Error messages for a choice that names the field."""
+    return {"required": what, "invalid_choice": what, "invalid": what}
+
+
+class HandForm(forms.Form):
+    """One hand. The rules' checks are the scoring engine's, so the form and the rules agree."""
+
+    key = forms.UUIDField(widget=forms.HiddenInput)
+    taker = forms.TypedChoiceField(
+        label=_("Taker"),
+        coerce=int,
+        widget=forms.RadioSelect,
+        error_messages=choose(_("Taker: choose who took.")),
+    )
+    contract = forms.ChoiceField(
+        label=_("Contract"),
+        choices=Contract.choices,
+        widget=forms.RadioSelect,
+        error_messages=choose(_("Contract: choose prise, garde, garde sans or garde contre.")),
+    )
+    partner = forms.TypedChoiceField(
+        label=_("Partner"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        widget=forms.RadioSelect,
+        error_messages=choose(_("Partner: choose one of the players, or alone.")),
+    )
+    bouts = forms.TypedChoiceField(
+        label=_("Bouts"),
+        choices=[(n, str(n)) for n in range(4)],
+        coerce=int,
+        widget=forms.RadioSelect,
+        error_messages=choose(_("Bouts: choose 0, 1, 2 or 3.")),
+    )
+    points = PointsField(
+        label=_("Points"),
+        min_value=0,
+        max_value=91,
+        widget=forms.NumberInput(attrs={"inputmode": "decimal", "min": 0, "max": 91}),
+        error_messages={
+            "required": _("Points: enter the card points."),
+            "invalid": _("Points: enter a number between 0 and 91."),
+            "min_value": _("Points: enter a number between 0 and 91."),
+            "max_value": _("Points: enter a number between 0 and 91."),
+        },
+    )
+    counted_by_defence = forms.BooleanField(
+        label=_("These are the defence's points"),
+        required=False,
+        help_text=_("The attack then has 91 minus them."),
+    )
+    petit_au_bout = forms.ChoiceField(
+        label="Petit au bout",
+        choices=[("", _("none")), *Camp.choices],
+        required=False,
+        widget=forms.RadioSelect,
+        error_messages=choose(_("Petit au bout: choose none, attack or defence.")),
+    )
+    chelem = forms.ChoiceField(
+        label="Chelem",
+        choices=[("", _("none")), *Chelem.choices],
+        required=False,
+        widget=forms.RadioSelect,
+        error_messages=choose(_("Chelem: choose one of the listed outcomes.")),
+    )
+    defence_chelem = forms.BooleanField(label=_("Chelem by the defence"), required=False)
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = list(seats)
+        self.players = len(self.seats)
+        names = [(seat, name) for seat, name in enumerate(self.seats)]
+        self.fields["taker"].choices = names
+        trumps = scoring.FFT.poignee_trumps.get(self.players, {})
+        if self.players == 5:
+            self.fields["partner"].choices = [("", _("alone")), *names]
+        else:
+            del self.fields["partner"]
+        step = "0.5" if self.players in (3, 5) else "1"
+        self.fields["points"].widget.attrs["step"] = step
+        for seat, name in names:
+            self.fields[f"poignee_{seat}"] = forms.ChoiceField(
+                label=name,
+                choices=[("", _("none"))]
+                + [
+                    (kind, f"{label} ({trumps.get(kind, '?')})") for kind, label in Poignee.choices
+                ],
+                required=False,
+                widget=forms.RadioSelect,
+                error_messages=choose(
+                    _("Poignée of %(name)s: choose none, simple, double or triple.")
+                    % {"name": name}
+                ),
+            )
+        if not self.is_bound and "key" not in self.initial:
+            self.initial["key"] = uuid.uuid4()
+
+    @property
+    def step(self) -> str:
+        return self.fields["points"].widget.attrs["step"]
+
+    def poignee_fields(self):
+        return [self[f"poignee_{seat}"] for seat in range(self.players)]
+
+    def announcement_fields(self):
+        """The fields folded under "announcements": open the fold when one is set or wrong."""
+        return [
+            self["petit_au_bout"],
+            *self.poignee_fields(),
+            self["chelem"],
+            self["defence_chelem"],
+        ]
+
+    def announcements_open(self) -> bool:
+        if not self.is_bound:
+            return any(self.initial.get(f.name) for f in self.announcement_fields())
+        return any(f.value() or f.errors for f in self.announcement_fields())
+
+    def attack_points(self) -> Decimal | None:
+        points = self.cleaned_data.get("points")
+        if points is None:
+            return None
+        if self.cleaned_data.get("counted_by_defence"):
+            return scoring.FFT.total_points - points
+        return points
+
+    def clean(self):
+        data = super().clean()
+        required = ["taker", "contract", "bouts", "points"]
+        if any(name not in data for name in required):
+            return data
+        hand = self.scoring_hand()
+        for problem in scoring.validate(hand):
+            if problem.field == "poignees" and problem.seat is not None:
+                field = f"poignee_{problem.seat}"
+            elif problem.field in self.fields:
+                field = problem.field
+            else:
+                # Poignées shown together: no single field is wrong, so the form carries it.
+                field = None
+            self.add_error(field, problem.translated(gettext))
+        data["hand"] = hand
+        return data
+
+    def scoring_hand(self) -> scoring.Hand:
+        data = self.cleaned_data
+        return scoring.Hand(
+            players=self.players,
+            taker=data["taker"],
+            contract=data["contract"],
+            bouts=data["bouts"],
+            points=self.attack_points(),
+            partner=data.get("partner"),
+            petit_au_bout=data.get("petit_au_bout") or None,
+            poignees={
+                seat: data.get(f"poignee_{seat}")
+                for seat in range(self.players)
+                if data.get(f"poignee_{seat}")
+            },
+            chelem=data.get("chelem") or None,
+            defence_chelem=bool(data.get("defence_chelem")),
+        )
+
+    @classmethod
+    def initial_from(cls, hand) -> dict:
+        """Initial data that prefills the form with a stored hand (to edit it)."""
+        initial = {
+            "key": hand.key,
+            "taker": hand.taker,
+            "contract": hand.contract,
+            "partner": "" if hand.partner is None else hand.partner,
+            "bouts": hand.bouts,
+            "points": hand.points.normalize() if hand.points % 1 == 0 else hand.points,
+            "petit_au_bout": hand.petit_au_bout,
+            "chelem": hand.chelem,
+            "defence_chelem": hand.defence_chelem,
+        }
+        for seat, size in hand.poignees.items():
+            initial[f"poignee_{seat}"] = size
+        return initial

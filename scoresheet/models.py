@@ -1,0 +1,142 @@
+"""What the players entered: sheets, their seats and their hands. Never a computed score."""
+
+import secrets
+import uuid
+
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+from scoresheet import scoring
+
+
+def new_token() -> str:
+    """An unguessable, URL-safe key: 144 random bits."""
+    return secrets.token_urlsafe(18)
+
+
+class Sheet(models.Model):
+    """One session at the table: its players and, through ``hands``, everything they played."""
+
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    name = models.CharField(_("name"), max_length=80)
+    first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        from django.urls import reverse
+
+        return reverse("sheet", args=[self.token])
+
+
+class Seat(models.Model):
+    """A player's place at the table; ``position`` is the seat number the scoring uses."""
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(_("name"), max_length=40)
+
+    class Meta:
+        ordering = ["sheet", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(Lower("name"), "sheet", name="seat_name_unique_ci"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Contract(models.TextChoices):
+    # Game terms stay French in every language.
+    PRISE = scoring.Contract.PRISE, "Prise"
+    GARDE = scoring.Contract.GARDE, "Garde"
+    GARDE_SANS = scoring.Contract.GARDE_SANS, "Garde sans"
+    GARDE_CONTRE = scoring.Contract.GARDE_CONTRE, "Garde contre"
+
+
+class Camp(models.TextChoices):
+    ATTACK = scoring.Camp.ATTACK, _("attack")
+    DEFENCE = scoring.Camp.DEFENCE, _("defence")
+
+
+class Chelem(models.TextChoices):
+    ANNOUNCED_MADE = scoring.Chelem.ANNOUNCED_MADE, _("announced and made")
+    UNANNOUNCED_MADE = scoring.Chelem.UNANNOUNCED_MADE, _("made unannounced")
+    ANNOUNCED_FAILED = scoring.Chelem.ANNOUNCED_FAILED, _("announced and failed")
+
+
+class Poignee(models.TextChoices):
+    SIMPLE = scoring.Poignee.SIMPLE, "simple"
+    DOUBLE = scoring.Poignee.DOUBLE, "double"
+    TRIPLE = scoring.Poignee.TRIPLE, "triple"
+
+
+class Hand(models.Model):
+    """One deal, as entered: the inputs of ``scoring.Hand``, or a deal everyone passed.
+
+    Play order is insertion order; hand numbers are derived from it, so deleting a hand
+    renumbers the later ones without rewriting them.
+    """
+
+    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands")
+    # The form's idempotency key: a resubmitted form finds its hand instead of adding another.
+    key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    passed = models.BooleanField(default=False)
+    taker = models.PositiveSmallIntegerField(null=True, blank=True)
+    partner = models.PositiveSmallIntegerField(null=True, blank=True)
+    contract = models.CharField(max_length=12, choices=Contract.choices, blank=True)
+    bouts = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.DecimalField(max_digits=3, decimal_places=1, null=True, blank=True)
+    petit_au_bout = models.CharField(max_length=7, choices=Camp.choices, blank=True)
+    # {"seat": "simple" | "double" | "triple"}: JSON keys are strings.
+    poignees = models.JSONField(default=dict, blank=True)
+    chelem = models.CharField(max_length=16, choices=Chelem.choices, blank=True)
+    defence_chelem = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["sheet", "id"]
+        indexes = [models.Index(fields=["sheet", "id"], name="hand_play_order")]
+
+    def __str__(self):
+        return f"{self.sheet_id}:{self.pk}"
+
+    def to_scoring(self, players: int) -> scoring.Hand | None:
+        """The hand for ``scoring``; None for a passed deal."""
+        if self.passed:
+            return None
+        return scoring.Hand(
+            players=players,
+            taker=self.taker,
+            contract=self.contract,
+            bouts=self.bouts,
+            points=self.points,
+            partner=self.partner,
+            petit_au_bout=self.petit_au_bout or None,
+            poignees={int(seat): size for seat, size in self.poignees.items()},
+            chelem=self.chelem or None,
+            defence_chelem=self.defence_chelem,
+        )
+
+    @classmethod
+    def from_scoring(cls, hand: scoring.Hand, **fields) -> "Hand":
+        """An unsaved model hand holding a scoring hand's inputs."""
+        return cls(
+            taker=hand.taker,
+            contract=str(hand.contract),
+            bouts=hand.bouts,
+            points=scoring.breakdown(hand).points,
+            partner=hand.partner,
+            petit_au_bout=str(hand.petit_au_bout or ""),
+            poignees={str(seat): str(size) for seat, size in hand.poignees.items() if size},
+            chelem=str(hand.chelem or ""),
+            defence_chelem=hand.defence_chelem,
+            **fields,
+        )

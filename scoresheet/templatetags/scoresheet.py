@@ -1,0 +1,55 @@
+"""Small filters for showing scores: signs that read without colour, seat names, labels."""
+
+from decimal import Decimal
+
+from django import template
+
+from scoresheet.models import Camp, Chelem
+
+register = template.Library()
+
+
+@register.filter
+def signed(value: int) -> str:
+    """+318, −106, 0: the sign is always written, with a true minus sign."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
+
+
+@register.filter
+def sign_class(value: int) -> str:
+    return "positive" if value > 0 else "negative" if value < 0 else "zero"
+
+
+@register.filter
+def index(sequence, position):
+    """``names|index:seat``: the item at a position, or an empty string."""
+    try:
+        return sequence[int(position)]
+    except (IndexError, TypeError, ValueError):
+        return ""
+
+
+@register.filter
+def sum_of(values) -> int:
+    return sum(values)
+
+
+@register.filter
+def points(value: Decimal) -> str:
+    """Card points without a useless ".0": 49, 40.5."""
+    value = Decimal(value)
+    return str(value.quantize(Decimal(1))) if value == value.to_integral() else str(value)
+
+
+@register.filter
+def camp_label(value) -> str:
+    return Camp(value).label if value else ""
+
+
+@register.filter
+def chelem_label(value) -> str:
+    return Chelem(value).label if value else ""

@@ -1,0 +1,324 @@
+"""Views: thin wrappers that parse with a form, call the domain, and render.
+
+Every action works as a plain form (POST, then redirect); with htmx the same URL answers
+with the fragments that changed, swapped out of band.
+"""
+
+import uuid
+
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoresheet import scoring
+from scoresheet import sheet as sheets
+from scoresheet.forms import HandForm, SheetForm
+from scoresheet.models import Hand, Seat, Sheet
+
+RECENT_SHEETS = 30
+KNOWN_NAMES = 40
+
+
+def remember(request, sheet: Sheet, names=()) -> None:
+    """Keep the sheet (and names typed) in this browser's own session, newest first."""
+    tokens = [t for t in request.session.get("sheets", []) if t != sheet.token]
+    request.session["sheets"] = [sheet.token, *tokens][:RECENT_SHEETS]
+    if names:
+        folded = {name.casefold() for name in names}
+        known = [n for n in request.session.get("names", []) if n.casefold() not in folded]
+        request.session["names"] = [*names, *known][:KNOWN_NAMES]
+
+
+def get_sheet(token: str) -> Sheet:
+    return get_object_or_404(Sheet, token=token)
+
+
+def load(sheet: Sheet) -> tuple[list[str], list[Hand], sheets.Sheet]:
+    """The seat names, the stored hands in play order and the scored sheet."""
+    names = list(sheet.seats.values_list("name", flat=True))
+    hands = list(sheet.hands.all())
+    scored = sheets.build(
+        len(names), sheet.first_dealer, (h.to_scoring(len(names)) for h in hands)
+    )
+    return names, hands, scored
+
+
+def sheet_context(sheet: Sheet, **extra) -> dict:
+    names, hands, scored = load(sheet)
+    return {
+        "sheet": sheet,
+        "names": names,
+        "rows": list(zip(scored.rows, hands, strict=True)),
+        "scored": scored,
+        "last_hand": hands[-1] if hands else None,
+        **extra,
+    }
+
+
+def hand_at(sheet: Sheet, number: int) -> Hand:
+    """The hand numbered ``number`` (from 1) in play order, or 404."""
+    if number < 1:
+        raise Http404
+    hand = sheet.hands.all()[number - 1 : number].first()
+    if hand is None:
+        raise Http404
+    return hand
+
+
+def number_of(hand: Hand) -> int:
+    return Hand.objects.filter(sheet_id=hand.sheet_id, id__lte=hand.id).count()
+
+
+@require_GET
+def home(request):
+    """The sessions this browser created or opened, newest first."""
+    tokens = request.session.get("sheets", [])
+    found = {
+        s.token: s
+        for s in Sheet.objects.filter(token__in=tokens).prefetch_related("seats", "hands")
+    }
+    recent = []
+    for token in tokens:
+        if token not in found:
+            continue
+        sheet = found[token]
+        names = [seat.name for seat in sheet.seats.all()]
+        hands = list(sheet.hands.all())
+        scored = sheets.build(
+            len(names), sheet.first_dealer, (h.to_scoring(len(names)) for h in hands)
+        )
+        leaders = [names[seat] for seat in scored.leaders]
+        recent.append({"sheet": sheet, "names": names, "hands": len(hands), "leaders": leaders})
+    return render(request, "scoresheet/home.html", {"recent": recent})
+
+
+@require_http_methods(["GET", "POST"])
+def new_sheet(request):
+    """Start a session: the players, the first dealer, a name."""
+    form = SheetForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        with transaction.atomic():
+            sheet = Sheet.objects.create(name=data["name"], first_dealer=data["first_dealer"])
+            Seat.objects.bulk_create(
+                Seat(sheet=sheet, position=position, name=name)
+                for position, name in enumerate(data["names"])
+            )
+        remember(request, sheet, data["names"])
+        return redirect(sheet)
+    return render(
+        request,
+        "scoresheet/new_sheet.html",
+        {"form": form, "known_names": request.session.get("names", [])},
+    )
+
+
+@require_GET
+def sheet(request, token):
+    """The score sheet: totals, one row per hand, the actions."""
+    sheet = get_sheet(token)
+    remember(request, sheet)
+    return render(request, "scoresheet/sheet.html", sheet_context(sheet))
+
+
+def updated(request, sheet: Sheet, change: str = "all", number: int | None = None):
+    """After a change: redirect a plain form, or send htmx the regions that changed.
+
+    ``change`` is "appended" (one new row), "edited" (row ``number``) or "all" (rows renumber).
+    """
+    if not request.htmx:
+        return redirect(sheet)
+    context = sheet_context(sheet, change=change)
+    if change == "appended":
+        context["row"] = context["rows"][-1]
+    elif change == "edited":
+        context["row"] = context["rows"][number - 1]
+    return render(request, "scoresheet/sheet.html#changed", context)
+
+
+def record(sheet: Sheet, hand: Hand) -> tuple[Hand, bool]:
+    """Store a new hand once per form key: a double tap or a resubmission finds the first one."""
+    try:
+        with transaction.atomic():
+            hand.sheet = sheet
+            hand.save(force_insert=True)
+            return hand, True
+    except IntegrityError:
+        existing = Hand.objects.filter(key=hand.key, sheet=sheet).first()
+        if existing is None:
+            raise
+        return existing, False
+
+
+def form_page(request, sheet, form, *, hand=None, number=None, preview=None):
+    """The hand form: a whole page, or the fragment htmx puts under the sheet."""
+    template = "scoresheet/hand_form.html"
+    if request.htmx:
+        template += "#entry"
+    if number is None:
+        number = sheet.hands.count() + 1
+    dealer = sheets.dealer(sheet.first_dealer, number, form.players)
+    context = {
+        "sheet": sheet,
+        "form": form,
+        "hand": hand,
+        "number": number,
+        "dealer": form.seats[dealer],
+        "preview": preview,
+    }
+    return render(request, template, context)
+
+
+def preview_of(form: HandForm) -> dict:
+    """The row a valid form would save, or its problems; warnings either way."""
+    if not form.is_valid():
+        return {"errors": [e for errors in form.errors.values() for e in errors]}
+    hand = form.cleaned_data["hand"]
+    detail = scoring.breakdown(hand)
+    return {
+        "breakdown": detail,
+        "scores": list(zip(form.seats, detail.scores, strict=True)),
+        "warnings": [w.translated(_) for w in scoring.warnings(hand)],
+        "attack_points": detail.points,
+        "converted": form.cleaned_data.get("counted_by_defence"),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def hand_new(request, token):
+    """Enter a hand (or a deal everyone passed); the form's key makes saving idempotent."""
+    sheet = get_sheet(token)
+    seats = list(sheet.seats.values_list("name", flat=True))
+    if request.method == "GET":
+        return form_page(request, sheet, HandForm(seats=seats))
+
+    form = HandForm(request.POST, seats=seats)
+    if "preview" in request.POST:
+        return form_page(request, sheet, form, preview=preview_of(form))
+    if "passed" in request.POST:
+        try:
+            key = uuid.UUID(request.POST.get("key", ""))
+        except ValueError:
+            key = uuid.uuid4()
+        hand, created = record(sheet, Hand(key=key, passed=True))
+        return updated(request, sheet, "appended" if created else "all")
+    if form.is_valid():
+        hand = Hand.from_scoring(form.cleaned_data["hand"], key=form.cleaned_data["key"])
+        try:
+            hand, created = record(sheet, hand)
+        except IntegrityError:
+            # The key belongs to another sheet: a tampered form. Offer a fresh one.
+            form = HandForm(request.POST.copy(), seats=seats)
+            form.data["key"] = str(uuid.uuid4())
+            form.is_valid()
+            form.add_error(None, _("This form had expired; check the hand and save it again."))
+            return form_page(request, sheet, form)
+        if created:
+            messages.success(request, _("Hand %(number)s saved.") % {"number": number_of(hand)})
+        return updated(request, sheet, "appended" if created else "all")
+    return form_page(request, sheet, form)
+
+
+@require_POST
+def hand_preview(request, token):
+    """The live preview under the hand form: the row it would save, or what is wrong."""
+    sheet = get_sheet(token)
+    seats = list(sheet.seats.values_list("name", flat=True))
+    form = HandForm(request.POST, seats=seats)
+    return render(
+        request,
+        "scoresheet/hand_form.html#preview",
+        {"sheet": sheet, "form": form, "preview": preview_of(form)},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def hand_edit(request, token, number):
+    """Correct a hand: the same form, prefilled; the form's key names the hand it edits."""
+    sheet = get_sheet(token)
+    seats = list(sheet.seats.values_list("name", flat=True))
+    hand = hand_at(sheet, number)
+    if request.method == "GET":
+        if hand.passed:
+            form = HandForm(seats=seats, initial={"key": hand.key})
+        else:
+            form = HandForm(seats=seats, initial=HandForm.initial_from(hand))
+        return form_page(request, sheet, form, hand=hand, number=number)
+
+    form = HandForm(request.POST, seats=seats)
+    if "preview" in request.POST:
+        return form_page(request, sheet, form, hand=hand, number=number, preview=preview_of(form))
+    if form.is_valid():
+        target = sheet.hands.filter(key=form.cleaned_data["key"]).first()
+        if target is None:
+            messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
+            return updated(request, sheet)
+        edited = Hand.from_scoring(form.cleaned_data["hand"])
+        fields = [
+            "passed",
+            "taker",
+            "partner",
+            "contract",
+            "bouts",
+            "points",
+            "petit_au_bout",
+            "poignees",
+            "chelem",
+            "defence_chelem",
+        ]
+        for name in fields:
+            setattr(target, name, getattr(edited, name))
+        target.save(update_fields=fields)
+        number = number_of(target)
+        messages.success(request, _("Hand %(number)s corrected.") % {"number": number})
+        return updated(request, sheet, "edited", number)
+    return form_page(request, sheet, form, hand=hand, number=number)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_delete(request, token, number):
+    """Delete a hand after a confirmation; later hands renumber and the deal follows."""
+    sheet = get_sheet(token)
+    if request.method == "GET":
+        hand = hand_at(sheet, number)
+        template = "scoresheet/hand_delete.html"
+        if request.htmx:
+            template += "#entry"
+        context = sheet_context(sheet, hand=hand, number=number)
+        context["row"] = context["rows"][number - 1]
+        return render(request, template, context)
+    with transaction.atomic():
+        hand = sheet.hands.filter(key=parse_key(request.POST.get("key"))).first()
+        if hand is None:
+            messages.info(request, _("That hand was already deleted."))
+        else:
+            number = number_of(hand)
+            hand.delete()
+            messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
+    return updated(request, sheet)
+
+
+def parse_key(value) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+@require_POST
+def undo(request, token):
+    """Take back the last hand, if it is still the last one."""
+    sheet = get_sheet(token)
+    key = parse_key(request.POST.get("key"))
+    with transaction.atomic():
+        last = sheet.hands.order_by("-id").first()
+        if last is not None and last.key == key:
+            number = sheet.hands.count()
+            last.delete()
+            messages.success(request, _("Hand %(number)s undone.") % {"number": number})
+        else:
+            messages.info(request, _("Nothing to undo: the last hand has changed."))
+    return updated(request, sheet)

@@ -1,0 +1,49 @@
+// Small enhancements; every action also works without JavaScript.
+(function () {
+  "use strict";
+
+  // The − and + buttons beside the points: half steps at 3 and 5 players.
+  document.addEventListener("click", function (event) {
+    var step = event.target.closest("button[data-step]");
+    if (step) {
+      var input = step.parentElement.querySelector("input");
+      var value = parseFloat((input.value || "0").replace(",", ".")) || 0;
+      var next = Math.min(91, Math.max(0, value + parseFloat(step.dataset.step)));
+      input.value = String(next);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      input.dispatchEvent(new Event("change", { bubbles: true }));
+      return;
+    }
+    // Cancel inside the sheet just closes the panel.
+    var cancel = event.target.closest("[data-cancel]");
+    var entry = cancel && cancel.closest("#entry");
+    if (entry) {
+      event.preventDefault();
+      entry.replaceChildren();
+    }
+  });
+
+  // A saved or changed hand: show the sheet's new state.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target && event.detail.target.id === "entry") {
+      var panel = event.detail.target.querySelector(".entry-panel");
+      if (!panel) {
+        var rows = document.querySelectorAll("#hands .hand");
+        if (rows.length) rows[rows.length - 1].scrollIntoView({ block: "nearest" });
+      }
+    }
+  });
+
+  // Name the dealers after the players typed on the new-session form.
+  document.addEventListener("input", function (event) {
+    var match = event.target.id && event.target.id.match(/^id_player_(\d)$/);
+    if (!match) return;
+    var label = document.querySelector(".dealer-" + (Number(match[1]) + 1) + " span");
+    if (label) label.textContent = event.target.value.trim() || label.dataset.default;
+  });
+  document.querySelectorAll(".dealer-choice span").forEach(function (label, seat) {
+    label.dataset.default = label.textContent;
+    var input = document.getElementById("id_player_" + seat);
+    if (input && input.value.trim()) label.textContent = input.value.trim();
+  });
+})();
