@@ -198,6 +198,19 @@ class HandForm(forms.Form):
             )
         if not self.is_bound and "key" not in self.initial:
             self.initial["key"] = uuid.uuid4()
+        self.expired = False
+        if self.is_bound:
+            try:
+                uuid.UUID(str(self.data.get("key")))
+            except ValueError:
+                self.renew_key()
+
+    def renew_key(self):
+        """Give the form a fresh key: its own was broken or belongs to another sheet."""
+        self.data = self.data.copy()
+        self.data["key"] = str(uuid.uuid4())
+        self.expired = True
+        self._errors = None
 
     @property
     def step(self) -> str:
@@ -230,6 +243,10 @@ class HandForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if self.expired:
+            self.add_error(
+                None, gettext("This form had expired; check the hand and save it again.")
+            )
         required = ["taker", "contract", "bouts", "points"]
         if any(name not in data for name in required):
             return data

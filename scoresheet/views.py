@@ -211,10 +211,7 @@ def hand_new(request, token):
             hand, created = record(sheet, hand)
         except IntegrityError:
             # The key belongs to another sheet: a tampered form. Offer a fresh one.
-            form = HandForm(request.POST.copy(), seats=seats)
-            form.data["key"] = str(uuid.uuid4())
-            form.is_valid()
-            form.add_error(None, _("This form had expired; check the hand and save it again."))
+            form.renew_key()
             return form_page(request, sheet, form)
         if created:
             messages.success(request, _("Hand %(number)s saved.") % {"number": number_of(hand)})

@@ -1,6 +1,7 @@
 """Shared fixtures: sheets built through the models, and a client that speaks htmx."""
 
 import pytest
+from django.test import Client
 
 from scoresheet.models import Seat, Sheet
 
@@ -31,7 +32,6 @@ def sheet5(make_sheet):
 
 
 @pytest.fixture
-def htmx(client):
-    """The test client, sending what htmx sends."""
-    client.defaults["HTTP_HX_REQUEST"] = "true"
-    return client
+def htmx():
+    """A second test client (another browser) that sends what htmx sends."""
+    return Client(headers={"HX-Request": "true"})
