@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format messages clean
+.PHONY: run test lint format messages screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ run: $(VENV)/.installed
 	@echo
 	@echo "  Tarot score sheet: open http://$(HOST):$(PORT)/"
 	@echo
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py runserver --insecure $(HOST):$(PORT)
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
@@ -40,8 +40,14 @@ format: $(VENV)/.installed-test
 
 # Needs gettext's tools; the compiled .mo files are committed so running the app does not.
 messages: $(VENV)/.installed
-	$(BIN)/python manage.py makemessages --locale fr --no-obsolete --ignore '.venv/*' --ignore 'tests/*'
+	$(BIN)/python manage.py makemessages --all --no-location --no-obsolete \
+	  --ignore '.venv/*' --ignore 'tests/*' --ignore 'scripts/*' --ignore 'staticfiles/*'
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
+
+# Phone-width screenshots of the main pages into docs/ (needs Debian's chromium).
+screenshots: $(VENV)/.installed-test
+	$(BIN)/python -m pip install --quiet -e '.[test,browser]'
+	$(BIN)/python scripts/screenshots.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3

@@ -4,11 +4,13 @@ import uuid
 from decimal import Decimal
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from scoresheet import backup as backups
 from scoresheet import scoring
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
@@ -20,7 +22,7 @@ class SheetForm(forms.Form):
     """A new session: 3 to 5 player names, the first dealer, an optional name."""
 
     players = forms.TypedChoiceField(
-        label=_("Players"),
+        label=_("Number of players"),
         choices=[(n, str(n)) for n in scoring.PLAYERS],
         coerce=int,
         initial=4,
@@ -299,3 +301,23 @@ class HandForm(forms.Form):
         for seat, size in hand.poignees.items():
             initial[f"poignee_{seat}"] = size
         return initial
+
+
+class ImportForm(forms.Form):
+    """A backup file; cleaning it checks the whole backup, so a valid form restores cleanly."""
+
+    backup = forms.FileField(
+        label=_("Import a backup"),
+        error_messages={
+            "required": _("Choose a backup file."),
+            "empty": _("This file is empty: it is not a backup of a session."),
+        },
+    )
+
+    def clean_backup(self) -> backups.Backup:
+        upload = self.cleaned_data["backup"]
+        try:
+            # One byte over the limit is enough for read() to refuse a file too large.
+            return backups.read(upload.read(backups.MAX_BYTES + 1))
+        except backups.BackupError as error:
+            raise ValidationError(error.message) from None

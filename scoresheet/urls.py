@@ -12,6 +12,9 @@ urlpatterns = [
     path("s/<str:token>/hands/<int:number>/edit/", views.hand_edit, name="hand_edit"),
     path("s/<str:token>/hands/<int:number>/delete/", views.hand_delete, name="hand_delete"),
     path("s/<str:token>/undo/", views.undo, name="undo"),
+    path("s/<str:token>/export.csv", views.export_csv, name="export_csv"),
+    path("s/<str:token>/backup.json", views.export_json, name="export_json"),
+    path("import/", views.import_backup, name="import_backup"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -4,18 +4,21 @@ Every action works as a plain form (POST, then redirect); with htmx the same URL
 with the fragments that changed, swapped out of band.
 """
 
+import unicodedata
 import uuid
+from urllib.parse import quote
 
 from django.contrib import messages
 from django.db import IntegrityError, transaction
-from django.http import Http404
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import scoring
+from scoresheet import backup, scoring
 from scoresheet import sheet as sheets
-from scoresheet.forms import HandForm, SheetForm
+from scoresheet.forms import HandForm, ImportForm, SheetForm
 from scoresheet.models import Hand, Seat, Sheet
 
 RECENT_SHEETS = 30
@@ -72,9 +75,8 @@ def number_of(hand: Hand) -> int:
     return Hand.objects.filter(sheet_id=hand.sheet_id, id__lte=hand.id).count()
 
 
-@require_GET
-def home(request):
-    """The sessions this browser created or opened, newest first."""
+def recent_sheets(request) -> list[dict]:
+    """This browser's sessions, newest first, each with its players, hand count and leaders."""
     tokens = request.session.get("sheets", [])
     found = {
         s.token: s
@@ -92,7 +94,14 @@ def home(request):
         )
         leaders = [names[seat] for seat in scored.leaders]
         recent.append({"sheet": sheet, "names": names, "hands": len(hands), "leaders": leaders})
-    return render(request, "scoresheet/home.html", {"recent": recent})
+    return recent
+
+
+@require_GET
+def home(request):
+    """The sessions this browser created or opened, newest first, and the backup import."""
+    context = {"recent": recent_sheets(request), "import_form": ImportForm()}
+    return render(request, "scoresheet/home.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -319,3 +328,54 @@ def undo(request, token):
         else:
             messages.info(request, _("Nothing to undo: the last hand has changed."))
     return updated(request, sheet)
+
+
+# Files: the CSV for spreadsheets, the JSON backup, and restoring a backup.
+
+
+def attachment(filename: str) -> str:
+    """A Content-Disposition for a download: the UTF-8 name (RFC 5987) and an ASCII fallback."""
+    ascii_name = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode()
+    ascii_name = "".join(c if c.isalnum() or c in " .,()-_" else "_" for c in ascii_name)
+    ascii_name = " ".join(ascii_name.split())
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename, safe='')}"
+
+
+@require_GET
+def export_csv(request, token):
+    """The sheet as CSV for a spreadsheet, streamed row by row."""
+    sheet = get_sheet(token)
+    language = translation.get_language()
+
+    def lines():
+        # The body is produced after the view returns: keep the request's language for it.
+        with translation.override(language):
+            yield from backup.csv_lines(sheet)
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = attachment(backup.filename(sheet, "csv"))
+    return response
+
+
+@require_GET
+def export_json(request, token):
+    """The sheet's backup: a JSON file that restores it exactly."""
+    sheet = get_sheet(token)
+    response = HttpResponse(
+        backup.dumps(backup.dump(sheet)), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = attachment(backup.filename(sheet, "json"))
+    return response
+
+
+@require_POST
+def import_backup(request):
+    """Restore a backup file as a new session, or show the home page with why it was refused."""
+    form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        sheet = backup.restore(form.cleaned_data["backup"])
+        remember(request, sheet)
+        messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
+        return redirect(sheet)
+    context = {"recent": recent_sheets(request), "import_form": form}
+    return render(request, "scoresheet/home.html", context)

@@ -1,5 +1,7 @@
 """Shared fixtures: sheets built through the models, and a client that speaks htmx."""
 
+import copy
+
 import pytest
 from django.test import Client
 
@@ -35,3 +37,184 @@ def sheet5(make_sheet):
 def htmx():
     """A second test client (another browser) that sends what htmx sends."""
     return Client(headers={"HX-Request": "true"})
+
+
+# Backups (scoresheet/backup.py) as the app writes them: every kind of hand, at each table size.
+BACKUPS = {
+    3: {
+        "format": "tarot-scoresheet/1",
+        "name": "Soirée à trois",
+        "created": "2026-11-27T20:41:00+01:00",
+        "players": ["Ana", "Bérénice", "Chloé"],
+        "first_dealer": 2,
+        "rules": {},
+        "hands": [
+            {
+                "taker": 0,
+                "contract": "garde",
+                "bouts": 2,
+                "points": 40.5,
+                "partner": None,
+                "petit_au_bout": "attack",
+                "poignees": {"1": "simple"},
+                "chelem": None,
+                "defence_chelem": False,
+            },
+            {"passed": True},
+            {
+                "taker": 2,
+                "contract": "garde_sans",
+                "bouts": 3,
+                "points": 91,
+                "partner": None,
+                "petit_au_bout": "attack",
+                "poignees": {"2": "triple"},
+                "chelem": "announced_made",
+                "defence_chelem": False,
+            },
+            {
+                "taker": 1,
+                "contract": "prise",
+                "bouts": 0,
+                "points": 20.5,
+                "partner": None,
+                "petit_au_bout": None,
+                "poignees": {},
+                "chelem": "announced_failed",
+                "defence_chelem": False,
+            },
+            {
+                "taker": 0,
+                "contract": "garde_contre",
+                "bouts": 0,
+                "points": 0,
+                "partner": None,
+                "petit_au_bout": "defence",
+                "poignees": {},
+                "chelem": None,
+                "defence_chelem": True,
+            },
+        ],
+    },
+    4: {
+        "format": "tarot-scoresheet/1",
+        "name": "Vendredi",
+        "created": "2026-07-14T22:05:30.250000+02:00",
+        "players": ["Ana", "Ben", "Chloé", "Dan"],
+        "first_dealer": 0,
+        "rules": {},
+        "hands": [
+            {
+                "taker": 2,
+                "contract": "garde",
+                "bouts": 2,
+                "points": 49,
+                "partner": None,
+                "petit_au_bout": "attack",
+                "poignees": {"2": "simple"},
+                "chelem": None,
+                "defence_chelem": False,
+            },
+            {"passed": True},
+            {
+                "taker": 0,
+                "contract": "prise",
+                "bouts": 1,
+                "points": 50,
+                "partner": None,
+                "petit_au_bout": None,
+                "poignees": {"1": "simple", "3": "simple"},
+                "chelem": None,
+                "defence_chelem": False,
+            },
+            {
+                "taker": 3,
+                "contract": "garde_contre",
+                "bouts": 3,
+                "points": 91,
+                "partner": None,
+                "petit_au_bout": None,
+                "poignees": {"3": "double"},
+                "chelem": "unannounced_made",
+                "defence_chelem": False,
+            },
+            {
+                "taker": 1,
+                "contract": "garde_sans",
+                "bouts": 0,
+                "points": 4,
+                "partner": None,
+                "petit_au_bout": "defence",
+                "poignees": {},
+                "chelem": None,
+                "defence_chelem": True,
+            },
+            {"passed": True},
+        ],
+    },
+    5: {
+        "format": "tarot-scoresheet/1",
+        "name": "Club, table 2",
+        "created": "2025-01-03T09:00:00+01:00",
+        "players": ["Ana", "Ben", "Chloé", "Dan", "Élise"],
+        "first_dealer": 4,
+        "rules": {},
+        "hands": [
+            {
+                "taker": 0,
+                "contract": "garde",
+                "bouts": 2,
+                "points": 45.5,
+                "partner": 3,
+                "petit_au_bout": "defence",
+                "poignees": {"0": "simple", "4": "triple"},
+                "chelem": None,
+                "defence_chelem": False,
+            },
+            {"passed": True},
+            {
+                "taker": 4,
+                "contract": "prise",
+                "bouts": 1,
+                "points": 50.5,
+                "partner": None,
+                "petit_au_bout": None,
+                "poignees": {},
+                "chelem": "announced_failed",
+                "defence_chelem": False,
+            },
+            {
+                "taker": 2,
+                "contract": "garde_sans",
+                "bouts": 3,
+                "points": 91,
+                "partner": 1,
+                "petit_au_bout": "attack",
+                "poignees": {},
+                "chelem": "announced_made",
+                "defence_chelem": False,
+            },
+            {
+                "taker": 1,
+                "contract": "garde_contre",
+                "bouts": 1,
+                "points": 4.5,
+                "partner": 0,
+                "petit_au_bout": None,
+                "poignees": {"2": "double"},
+                "chelem": None,
+                "defence_chelem": True,
+            },
+        ],
+    },
+}
+
+
+@pytest.fixture
+def make_backup():
+    """A backup's JSON object (a fresh copy) for a table of 3, 4 or 5 players."""
+
+    def make(players=4):
+        return copy.deepcopy(BACKUPS[players])
+
+    return make

@@ -255,7 +255,7 @@ def test_save_a_hand_without_js_redirects(client, sheet4):
     page = text(client.get(url("sheet", sheet4)))
     assert shown_totals(page) == (-106, -106, 318, -106)
     assert "made by 8" in page
-    assert "(25 + 8) × 2 + 20 petit au bout + 20 poignée = +106" in page
+    assert "(25 + 8) × 2 + 20 petit au bout + 20 poignée = 106" in page
     assert "Σ 0 ✓" in page
     assert "Hand 1 saved." in page
 
@@ -416,7 +416,7 @@ def test_bad_hand_is_refused_with_a_message_and_kept(client, htmx, sheet4, field
         assert message in " ".join(form.errors[field])
         assert message.replace("“", "&ldquo;") in text(response) or message in text(response)
         # What was typed stays in the form.
-        if "points" in fields and fields["points"]:
+        if fields.get("points"):
             assert f'value="{fields["points"]}"' in text(response)
     if field is not None:
         assert sheet4.hands.count() == 0
@@ -488,7 +488,7 @@ def test_preview_shows_the_row_to_be_saved(htmx, sheet4):
     assert "+318" in page
     assert "−106" in page
     assert "made by 8" in page
-    assert "(25 + 8) × 2 + 20 petit au bout + 20 poignée = +106" in page
+    assert "(25 + 8) × 2 + 20 petit au bout + 20 poignée = 106" in page
     assert sheet4.hands.count() == 0
 
 

@@ -53,3 +53,9 @@ def camp_label(value) -> str:
 @register.filter
 def chelem_label(value) -> str:
     return Chelem(value).label if value else ""
+
+
+@register.filter
+def minus(value: int) -> str:
+    """−42 with a true minus sign, 106 with no sign."""
+    return f"−{-value}" if value < 0 else str(value)

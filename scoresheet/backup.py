@@ -1,0 +1,526 @@
+"""A sheet's files: the CSV export for spreadsheets, and the JSON backup that restores it.
+
+Both formats are documented in docs/formats.md. Importing checks the whole file before
+writing anything, so a refused backup leaves the database exactly as it was.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import NoReturn
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+# _ only marks a message for extraction, as in scoring.py; refuse() translates it.
+from django.utils.translation import gettext_noop as _
+
+from scoresheet import scoring
+from scoresheet import sheet as sheets
+from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Seat, Sheet
+
+FORMAT = "tarot-scoresheet/1"
+# Limits a public server needs: a backup is read whole into memory and checked hand by hand.
+MAX_BYTES = 5 * 1024 * 1024
+MAX_HANDS = 20_000
+NAME_LENGTH = Sheet._meta.get_field("name").max_length
+PLAYER_NAME_LENGTH = Seat._meta.get_field("name").max_length
+
+KEYS = ("format", "name", "created", "players", "first_dealer", "rules", "hands")
+# scoring.Hand's field names, in the order a backup writes them; "players" is the table's.
+HAND_KEYS = (
+    "taker",
+    "contract",
+    "bouts",
+    "points",
+    "partner",
+    "petit_au_bout",
+    "poignees",
+    "chelem",
+    "defence_chelem",
+)
+FIELD_LABELS = {
+    "taker": _("Taker"),
+    "contract": _("Contract"),
+    # Game terms stay French in every language.
+    "bouts": "Bouts",
+    "points": _("Points"),
+    "partner": _("Partner"),
+    "petit_au_bout": "Petit au bout",
+    "poignees": "Poignées",
+    "chelem": "Chelem",
+    "defence_chelem": _("Defence chelem"),
+}
+# What a hand's value must look like in the file, said the way the players would read it.
+TYPE_MESSAGES = {
+    "taker": _("Taker: give the taker's seat as a number (0 is the first player)."),
+    "contract": _("Contract: choose prise, garde, garde sans or garde contre."),
+    "bouts": _("Bouts: give the number of bouts, 0 to 3."),
+    "points": _("Points: give the attack's card points as a number, like 49 or 40.5."),
+    "partner": _("Partner: give the partner's seat as a number, or null when the taker is alone."),
+    "petit_au_bout": _("Petit au bout: write null, “attack” or “defence”."),
+    "poignees": _("Poignées: give each player's poignée by seat, like {“2”: “simple”}."),
+    "chelem": _("Chelem: write null, “announced_made”, “unannounced_made” or “announced_failed”."),
+    "defence_chelem": _("Defence chelem: write true or false."),
+}
+# OWASP "CSV injection": a spreadsheet runs a cell that starts with one of these.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+BOM = "\ufeff"
+
+
+class BackupError(ValueError):
+    """A refused backup: the message says which hand (from 1) and which field is wrong."""
+
+    def __init__(self, message: str, *, hand: int | None = None, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hand = hand
+        self.field = field
+
+
+def refuse(
+    message: str, *, hand: int | None = None, field: str | None = None, **params
+) -> NoReturn:
+    """Raise a ``BackupError`` with ``message`` translated, prefixed by the hand's number."""
+    text = gettext(message) % params if params else gettext(message)
+    if hand is not None:
+        text = gettext("Hand %(number)s: %(problem)s") % {"number": hand, "problem": text}
+    raise BackupError(text, hand=hand, field=field)
+
+
+@dataclass(frozen=True)
+class Backup:
+    """A backup that passed every check; ``hands`` holds None for a passed deal."""
+
+    name: str
+    created: datetime
+    players: tuple[str, ...]
+    first_dealer: int
+    hands: tuple[scoring.Hand | None, ...]
+
+
+# JSON backup: writing
+
+
+def card_points(points: Decimal) -> int | float:
+    """Card points as a JSON number: 49, or 40.5 for a half point."""
+    return int(points) if points == points.to_integral_value() else float(points)
+
+
+def hand_data(hand: Hand) -> dict:
+    """One stored hand in the backup format."""
+    if hand.passed:
+        return {"passed": True}
+    return {
+        "taker": hand.taker,
+        "contract": hand.contract,
+        "bouts": hand.bouts,
+        "points": card_points(hand.points),
+        "partner": hand.partner,
+        "petit_au_bout": hand.petit_au_bout or None,
+        "poignees": dict(sorted(hand.poignees.items(), key=lambda item: int(item[0]))),
+        "chelem": hand.chelem or None,
+        "defence_chelem": hand.defence_chelem,
+    }
+
+
+def dump(sheet: Sheet) -> dict:
+    """Everything the app stores about a sheet, as the backup's JSON object."""
+    return {
+        "format": FORMAT,
+        "name": sheet.name,
+        # The server's time zone gives the offset; the instant is what the database holds.
+        "created": timezone.localtime(sheet.created).isoformat(),
+        "players": list(sheet.seats.values_list("name", flat=True)),
+        "first_dealer": sheet.first_dealer,
+        "rules": {},
+        "hands": [hand_data(hand) for hand in sheet.hands.iterator(chunk_size=2000)],
+    }
+
+
+def dumps(data: dict) -> str:
+    """The backup as text: one hand per line, readable and well under the size limit."""
+    head = [
+        f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+        for key, value in data.items()
+        if key != "hands"
+    ]
+    hands = ",\n".join(f"    {json.dumps(hand, ensure_ascii=False)}" for hand in data["hands"])
+    body = f'  "hands": [\n{hands}\n  ]' if hands else '  "hands": []'
+    return "{\n" + ",\n".join([*head, body]) + "\n}\n"
+
+
+# JSON backup: reading and checking
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    raise ValueError(name)
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        # JSON parsers keep one of the repeated keys silently; a backup must not be ambiguous.
+        raise ValueError("repeated key")
+    return data
+
+
+def parse_json(data: bytes | str) -> object:
+    """The file's JSON value, after the size check; refuses what is not JSON."""
+    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "replace"))
+    if size > MAX_BYTES:
+        refuse(_("This file is larger than 5 MB, the most a backup can be."))
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        # Decimal keeps 40.5 exact; NaN and Infinity are not JSON numbers.
+        return json.loads(
+            text.removeprefix(BOM),
+            parse_float=Decimal,
+            parse_constant=_refuse_constant,
+            object_pairs_hook=_unique_keys,
+        )
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        refuse(_("This file is not a backup of a session: it is not JSON."))
+
+
+def is_int(value: object) -> bool:
+    """A JSON integer: true and false are not numbers here."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shown(value: object) -> str:
+    """A value from the file, short enough to quote in a message."""
+    text = str(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def clean_name(value: object, *, collapse: bool = False) -> str:
+    """A name as the forms store it (stripped, or with its spaces collapsed); "" if invalid."""
+    if not isinstance(value, str):
+        return ""
+    name = " ".join(value.split()) if collapse else value.strip()
+    try:
+        # Lone surrogates (JSON's "\ud800") cannot be stored; the forms refuse NUL too.
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return ""
+    return "" if "\x00" in name else name
+
+
+def read_players(value: object) -> tuple[str, ...]:
+    """The players' names in seat order, checked as the new-session form checks them."""
+    if not isinstance(value, list):
+        refuse(_("Players: give the list of the players' names."), field="players")
+    if len(value) not in scoring.PLAYERS:
+        refuse(
+            _("Players: a table has 3, 4 or 5 players, not %(count)s."),
+            field="players",
+            count=len(value),
+        )
+    names: list[str] = []
+    seen: set[str] = set()
+    for number, name in enumerate(value, start=1):
+        # As the new-session form does: spaces collapsed, names unique whatever their case.
+        name = clean_name(name, collapse=True)
+        if not 1 <= len(name) <= PLAYER_NAME_LENGTH:
+            refuse(
+                _("Player %(number)s: give a name of 1 to %(length)s characters."),
+                field="players",
+                number=number,
+                length=PLAYER_NAME_LENGTH,
+            )
+        if name.casefold() in seen:
+            refuse(
+                _("Player %(number)s: “%(name)s” is already at the table."),
+                field="players",
+                number=number,
+                name=name,
+            )
+        seen.add(name.casefold())
+        names.append(name)
+    return tuple(names)
+
+
+def read_created(value: object) -> datetime:
+    """An ISO 8601 date and time with its offset."""
+    try:
+        created = datetime.fromisoformat(value)
+        if created.utcoffset() is None:
+            raise ValueError("no offset")
+        created.astimezone(UTC)
+    except (TypeError, ValueError, OverflowError):
+        refuse(
+            _("Created: give the date and time with its offset, like 2026-11-27T20:41:00+01:00."),
+            field="created",
+        )
+    return created
+
+
+def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.Hand | None:
+    """One hand of the file, checked as the rules check an entered hand; None if passed."""
+    if not isinstance(value, dict):
+        refuse(_("give the hand as an object, like {“passed”: true}."), hand=number)
+    fields = dict(value)
+    passed = fields.pop("passed", False)
+    if passed is True:
+        if fields:
+            refuse(
+                _("a passed deal has no other field, not “%(key)s”."),
+                hand=number,
+                field="passed",
+                key=shown(next(iter(fields))),
+            )
+        return None
+    if passed is not False:
+        refuse(_("Passed: write true, or leave it out."), hand=number, field="passed")
+    for key in fields:
+        if key not in HAND_KEYS:
+            refuse(_("unknown field “%(key)s”."), hand=number, field=key, key=shown(key))
+    for key in HAND_KEYS:
+        if key not in fields:
+            refuse(
+                _("%(label)s is missing."),
+                hand=number,
+                field=key,
+                label=gettext(FIELD_LABELS[key]),
+            )
+
+    seats = {str(seat) for seat in range(len(players))}
+    poignees = fields["poignees"]
+    well_typed = {
+        "taker": is_int(fields["taker"]),
+        "contract": isinstance(fields["contract"], str),
+        "bouts": is_int(fields["bouts"]),
+        "points": is_int(fields["points"]) or isinstance(fields["points"], Decimal),
+        "partner": fields["partner"] is None or is_int(fields["partner"]),
+        "petit_au_bout": fields["petit_au_bout"] is None or fields["petit_au_bout"] in Camp.values,
+        "poignees": isinstance(poignees, dict),
+        "chelem": fields["chelem"] is None or fields["chelem"] in Chelem.values,
+        "defence_chelem": isinstance(fields["defence_chelem"], bool),
+    }
+    for key in HAND_KEYS:
+        if not well_typed[key]:
+            refuse(TYPE_MESSAGES[key], hand=number, field=key)
+    for seat, size in poignees.items():
+        # Seats are written "0", "1"…: " 1" or "01" would not round-trip.
+        if seat not in seats:
+            refuse(
+                _("Poignée: seat %(value)s is not at the table."),
+                hand=number,
+                field="poignees",
+                value=shown(seat),
+            )
+        if size not in Poignee.values:
+            refuse(
+                _("Poignée of %(name)s: choose simple, double or triple."),
+                hand=number,
+                field="poignees",
+                name=players[int(seat)],
+            )
+
+    hand = scoring.Hand(
+        players=len(players),
+        **{**fields, "poignees": {int(seat): size for seat, size in poignees.items()}},
+    )
+    for problem in scoring.validate(hand):
+        text = gettext("Hand %(number)s: %(problem)s") % {
+            "number": number,
+            "problem": problem.translated(gettext),
+        }
+        raise BackupError(text, hand=number, field=problem.field)
+    return hand
+
+
+def read(data: bytes | str) -> Backup:
+    """Check a whole backup file; raises ``BackupError`` at the first thing wrong."""
+    content = parse_json(data)
+    if not isinstance(content, dict) or "format" not in content:
+        refuse(_("This file is not a backup of a session: it has no “format”."), field="format")
+    if content["format"] != FORMAT:
+        refuse(
+            _("This backup's format is “%(value)s”; this app reads “%(format)s”."),
+            field="format",
+            value=shown(content["format"]),
+            format=FORMAT,
+        )
+    for key in content:
+        if key not in KEYS:
+            refuse(_("The backup has an unknown entry “%(key)s”."), field=key, key=shown(key))
+    for key in KEYS:
+        if key not in content:
+            refuse(_("The backup has no “%(key)s”."), field=key, key=key)
+
+    name = clean_name(content["name"])
+    if not 1 <= len(name) <= NAME_LENGTH:
+        refuse(
+            _("Name: give the session a name of 1 to %(length)s characters."),
+            field="name",
+            length=NAME_LENGTH,
+        )
+    created = read_created(content["created"])
+    players = read_players(content["players"])
+    first_dealer = content["first_dealer"]
+    if not is_int(first_dealer) or first_dealer not in range(len(players)):
+        refuse(_("First dealer: choose one of the players at the table."), field="first_dealer")
+    if content["rules"] != {}:
+        refuse(_("Rules: this app has no house rules yet, so “rules” must be {}."), field="rules")
+    hands = content["hands"]
+    if not isinstance(hands, list):
+        refuse(_("Hands: give the list of hands."), field="hands")
+    if len(hands) > MAX_HANDS:
+        refuse(
+            _("This backup has %(count)s hands; a backup can hold at most %(most)s."),
+            field="hands",
+            count=len(hands),
+            most=MAX_HANDS,
+        )
+    return Backup(
+        name=name,
+        created=created,
+        players=players,
+        first_dealer=first_dealer,
+        hands=tuple(
+            read_hand(hand, number, players) for number, hand in enumerate(hands, start=1)
+        ),
+    )
+
+
+def restore(backup: Backup) -> Sheet:
+    """A new sheet (with a new token) holding a checked backup, written in one transaction."""
+    with transaction.atomic():
+        sheet = Sheet.objects.create(name=backup.name, first_dealer=backup.first_dealer)
+        # auto_now_add stamps the import's time; the session keeps the time it was created.
+        Sheet.objects.filter(pk=sheet.pk).update(created=backup.created)
+        sheet.created = backup.created
+        Seat.objects.bulk_create(
+            Seat(sheet=sheet, position=position, name=name)
+            for position, name in enumerate(backup.players)
+        )
+        # Play order is insertion order, so the hands go in as the file lists them.
+        Hand.objects.bulk_create(
+            (
+                Hand(sheet=sheet, passed=True)
+                if hand is None
+                else Hand.from_scoring(hand, sheet=sheet)
+                for hand in backup.hands
+            ),
+            batch_size=1000,
+        )
+    return sheet
+
+
+def load(data: bytes | str) -> Sheet:
+    """Restore a backup file as a new sheet; raises ``BackupError`` and writes nothing if bad."""
+    return restore(read(data))
+
+
+# CSV export
+
+
+def cell(value: object) -> object:
+    """A cell a spreadsheet shows as typed: text that would run as a formula gets a leading '."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_header(names: list[str]) -> list[str]:
+    """The CSV's first row: the columns of a hand, then one per player."""
+    return [
+        gettext("Hand"),
+        gettext("Dealer"),
+        gettext("Taker"),
+        gettext("Partner"),
+        gettext("Contract"),
+        # Game terms stay French in every language.
+        "Bouts",
+        gettext("Points"),
+        gettext("Result"),
+        "Petit au bout",
+        "Poignées",
+        "Chelem",
+        *names,
+    ]
+
+
+def csv_row(row: sheets.Row, names: list[str]) -> list:
+    """A hand's CSV row: what was played, its result, then each player's score."""
+    dealer = names[row.dealer]
+    if row.passed:
+        return [row.number, dealer, "", "", "", "", "", gettext("Everyone passed")]
+    hand, detail = row.hand, row.breakdown
+    partner = ""
+    if hand.partner is not None:
+        partner = names[hand.partner]
+    elif hand.players == 5:
+        partner = gettext("alone")
+    result = gettext("made by %(diff)s") if detail.made else gettext("lost by %(diff)s")
+    chelem = [str(Chelem(hand.chelem).label)] if hand.chelem else []
+    if hand.defence_chelem:
+        chelem.append(gettext("by the defence"))
+    return [
+        row.number,
+        dealer,
+        names[hand.taker],
+        partner,
+        Contract(hand.contract).label,
+        hand.bouts,
+        card_points(detail.points),
+        result % {"diff": detail.diff},
+        str(Camp(hand.petit_au_bout).label) if hand.petit_au_bout else "",
+        "; ".join(
+            f"{names[seat]}: {Poignee(size).label}" for seat, size in sorted(hand.poignees.items())
+        ),
+        ", ".join(chelem),
+    ]
+
+
+def csv_rows(sheet: Sheet) -> Iterator[list]:
+    """The CSV's rows: a header, one row per hand in play order, then the totals."""
+    names = list(sheet.seats.values_list("name", flat=True))
+    players = len(names)
+    header = csv_header(names)
+    yield header
+    blank = [""] * (len(header) - players)
+    totals = (0,) * players
+    # One query read in chunks: a long session streams without being held in memory.
+    hands = sheet.hands.iterator(chunk_size=2000)
+    for number, stored in enumerate(hands, start=1):
+        scored = sheets.build(
+            players, sheet.first_dealer, [stored.to_scoring(players)], number, totals
+        )
+        totals = scored.totals
+        line = csv_row(scored.rows[0], names)
+        yield [*line, *blank[len(line) :], *scored.rows[0].scores]
+    yield [gettext("Total"), *blank[1:], *totals]
+
+
+class _Echo:
+    """A file whose write() hands the line back, so csv.writer can feed a stream."""
+
+    def write(self, value: str) -> str:
+        return value
+
+
+def csv_lines(sheet: Sheet) -> Iterator[str]:
+    """The CSV export, line by line: UTF-8 with a BOM so spreadsheets keep the accents."""
+    # Quoting all text (OWASP) and never numbers keeps negative scores numbers.
+    writer = csv.writer(_Echo(), quoting=csv.QUOTE_NONNUMERIC)
+    rows = csv_rows(sheet)
+    yield BOM + writer.writerow([cell(value) for value in next(rows)])
+    for row in rows:
+        yield writer.writerow([cell(value) for value in row])
+
+
+def filename(sheet: Sheet, extension: str) -> str:
+    """A file name made of the session's name and date, safe on every system."""
+    name = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]', "-", sheet.name)
+    name = " ".join(name.split()).strip(" .") or "tarot"
+    return f"{name} {timezone.localtime(sheet.created):%Y-%m-%d}.{extension}"

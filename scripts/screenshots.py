@@ -1,0 +1,134 @@
+"""Phone-width screenshots of the main pages, into docs/ (`make screenshots`).
+
+Starts the app on a throwaway SQLite database, fills a 5-player session through the real
+forms, and photographs the pages in Debian's Chromium, as a Pixel 7 would show them.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HANDS = [
+    # taker, contract, partner, bouts, points, extras
+    ("Ana", "Garde", "Chloé", "2", "49", {"petit": "attack"}),
+    ("Ben", "Prise", "alone", "1", "48.5", {}),
+    ("Dan", "Garde sans", "Élise", "3", "62", {"poignee": "Dan"}),
+    ("Chloé", "Garde contre", "Ana", "2", "39", {}),
+    ("Élise", "Prise", "Ben", "0", "58", {"petit": "defence"}),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(database: Path, port: int) -> subprocess.Popen:
+    env = {**os.environ, "SQLITE_PATH": str(database), "DEBUG": "1"}
+    python = sys.executable
+    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    server = subprocess.Popen(
+        [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the app did not start")
+
+
+def choose(scope, group, option):
+    """Tap an option of a segmented choice (a radio group named by its legend)."""
+    scope.get_by_role("group", name=group, exact=True).get_by_role(
+        "radio", name=option, exact=True
+    ).click()
+
+
+def enter_hand(page, taker, contract, partner, bouts, points, extras):
+    page.get_by_role("link", name="New hand").click()
+    form = page.locator("#entry form")
+    choose(form, "Taker", taker)
+    choose(form, "Contract", contract)
+    choose(form, "Partner", partner)
+    choose(form, "Bouts", bouts)
+    form.get_by_label("Points", exact=True).fill(points)
+    if extras:
+        form.locator("details.announcements > summary").click()
+        if "petit" in extras:
+            choose(form, "Petit au bout", extras["petit"])
+        if "poignee" in extras:
+            choose(form, extras["poignee"], "simple (8)")
+    page.wait_for_timeout(400)
+    return form
+
+
+def main() -> None:
+    DOCS.mkdir(exist_ok=True)
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = serve(Path(tmp) / "db.sqlite3", port)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                context = browser.new_context(**p.devices["Pixel 7"], locale="en-GB")
+                page = context.new_page()
+                base = f"http://127.0.0.1:{port}"
+                page.goto(base + "/new/")
+                choose(page, "Number of players", "5")
+                for seat, name in enumerate(["Ana", "Ben", "Chloé", "Dan", "Élise"]):
+                    page.fill(f"#id_player_{seat}", name)
+                page.fill("#id_name", "Vendredi soir")
+                page.screenshot(path=DOCS / "new-session.png")
+                page.get_by_role("button", name="Start the session").click()
+                for hand in HANDS:
+                    form = enter_hand(page, *hand)
+                    form.get_by_role("button", name="Save the hand").click()
+                    page.wait_for_selector("#entry .entry-panel", state="detached")
+                form = enter_hand(page, "Ben", "Garde", "Dan", "2", "44.5", {"petit": "attack"})
+                form.locator("#preview .preview-scores").wait_for()
+                page.locator("#entry h2").evaluate("e => e.scrollIntoView()")
+                page.evaluate("window.scrollBy(0, -200)")
+                page.screenshot(path=DOCS / "hand-form.png")
+                page.locator("#preview").evaluate("e => e.scrollIntoView({block: 'end'})")
+                page.screenshot(path=DOCS / "hand-preview.png")
+                page.goto(page.url)
+                page.locator("#hand-3 summary").click()
+                page.screenshot(path=DOCS / "sheet.png")
+                page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+                page.screenshot(path=DOCS / "sheet-scrolled.png")
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait()
+    for name in ["new-session", "sheet", "sheet-scrolled", "hand-form", "hand-preview"]:
+        print(DOCS / f"{name}.png")
+
+
+if __name__ == "__main__":
+    main()
