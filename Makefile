@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format messages screenshots clean
+.PHONY: run dev test lint format messages screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,12 +20,16 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(VENV)/.installed
 
+# Production-grade: gunicorn on every interface (PORT overrides 8000), static files by WhiteNoise.
 run: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
-	@echo
-	@echo "  Tarot score sheet: open http://$(HOST):$(PORT)/"
-	@echo
-	$(BIN)/python manage.py runserver --insecure $(HOST):$(PORT)
+	$(BIN)/python manage.py collectstatic --no-input -v0
+	PORT=$(PORT) $(BIN)/python manage.py serve
+
+# Development: Django's autoreloading server with debug pages, on localhost only.
+dev: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --no-input
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest

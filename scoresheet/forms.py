@@ -111,6 +111,8 @@ class HandForm(forms.Form):
     """One hand. The rules' checks are the scoring engine's, so the form and the rules agree."""
 
     key = forms.UUIDField(widget=forms.HiddenInput)
+    # The version of the hand a correction started from (see Hand.version).
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
     taker = forms.TypedChoiceField(
         label=_("Taker"),
         coerce=int,
@@ -201,6 +203,8 @@ class HandForm(forms.Form):
         if not self.is_bound and "key" not in self.initial:
             self.initial["key"] = uuid.uuid4()
         self.expired = False
+        # Set by a view when someone else saved this hand first: the form shows theirs.
+        self.conflict = False
         if self.is_bound:
             try:
                 uuid.UUID(str(self.data.get("key")))
@@ -287,8 +291,11 @@ class HandForm(forms.Form):
     @classmethod
     def initial_from(cls, hand) -> dict:
         """Initial data that prefills the form with a stored hand (to edit it)."""
+        if hand.passed:
+            return {"key": hand.key, "version": hand.version}
         initial = {
             "key": hand.key,
+            "version": hand.version,
             "taker": hand.taker,
             "contract": hand.contract,
             "partner": "" if hand.partner is None else hand.partner,

@@ -5,6 +5,7 @@ import uuid
 
 from django.db import models
 from django.db.models.functions import Lower
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import scoring
@@ -18,7 +19,10 @@ def new_token() -> str:
 class Sheet(models.Model):
     """One session at the table: its players and, through ``hands``, everything they played."""
 
+    # Two independent secrets: the link that lets its holder enter and fix hands, and the
+    # read-only link for spectators and for sharing results.
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     name = models.CharField(_("name"), max_length=80)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
@@ -30,9 +34,11 @@ class Sheet(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        from django.urls import reverse
-
         return reverse("sheet", args=[self.token])
+
+    def get_view_url(self):
+        """The read-only link."""
+        return reverse("view_sheet", args=[self.view_token])
 
 
 class Seat(models.Model):
@@ -100,6 +106,22 @@ class Hand(models.Model):
     chelem = models.CharField(max_length=16, choices=Chelem.choices, blank=True)
     defence_chelem = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
+    # Bumped by every correction, so two phones editing one hand cannot overwrite each other.
+    version = models.PositiveIntegerField(default=1, editable=False)
+
+    # What the players entered: the fields a correction rewrites.
+    INPUTS = (
+        "passed",
+        "taker",
+        "partner",
+        "contract",
+        "bouts",
+        "points",
+        "petit_au_bout",
+        "poignees",
+        "chelem",
+        "defence_chelem",
+    )
 
     class Meta:
         ordering = ["sheet", "id"]

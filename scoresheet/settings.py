@@ -1,31 +1,66 @@
-"""Settings for the Tarot score sheet: safe defaults for `make run`, read from the environment."""
+"""Settings for the Tarot score sheet: safe defaults for `make run`, overridden by the environment.
+
+Environment variables (README, "Configuration"): SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL,
+HTTPS, SQLITE_PATH, SECRET_KEY_FILE.
+"""
 
 import os
+import secrets
 from pathlib import Path
 
+import dj_database_url
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
+
+from scoresheet import lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_flag(name: str, default: bool = False) -> bool:
     value = os.environ.get(name)
-    if value is None:
+    if value is None or not value.strip():
         return default
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_flag("DEBUG", default=False)
+def env_list(name: str) -> list[str] | None:
+    value = os.environ.get(name)
+    if value is None:
+        return None
+    return [item.strip() for item in value.split(",") if item.strip()]
 
-# A development key keeps `make run` free of set-up; any deployment sets SECRET_KEY.
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "django-insecure-tarot-scoresheet-local-only-set-SECRET_KEY-to-deploy"
+
+def local_secret_key(path: Path) -> str:
+    """The key kept in a git-ignored file, made on first run (atomically: workers may race)."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    key = secrets.token_urlsafe(50)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as file:
+        file.write(key + "\n")
+    return key
+
+
+DEBUG = env_flag("DEBUG")
+HTTPS = env_flag("HTTPS")
+
+SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key(
+    Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
 )
 
-ALLOWED_HOSTS = [
-    host.strip()
-    for host in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
-    if host.strip()
+# By default, what `make run` answers to: this machine by name and by its LAN addresses.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or [
+    "localhost",
+    "127.0.0.1",
+    "[::1]",
+    *lan.hostnames(),
+    *lan.addresses(),
 ]
 
 INSTALLED_APPS = [
@@ -34,7 +69,9 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "csp",
     "django_htmx",
     "template_partials",
     "scoresheet",
@@ -42,6 +79,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -72,18 +111,30 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "scoresheet.wsgi.application"
 
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": os.environ.get("SQLITE_PATH", BASE_DIR / "db.sqlite3"),
-        "OPTIONS": {
-            # Writers queue instead of failing with "database is locked".
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 5,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        },
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ["DATABASE_URL"], conn_max_age=600, conn_health_checks=True
+        )
     }
-}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", BASE_DIR / "db.sqlite3"),
+            "OPTIONS": {
+                # Writers take the lock when their transaction starts and queue for it,
+                # instead of failing half-way with "database is locked".
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                # WAL: readers never wait for the writer, and a killed server loses nothing
+                # that was committed.
+                "init_command": (
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+                ),
+            },
+        }
+    }
 
 # The browser's own list of sheets lives in a signed cookie: no table grows with visitors.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
@@ -109,9 +160,51 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Compressed, with content hashes in the names so browsers may cache them for ever.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-X_FRAME_OPTIONS = "DENY"
-SECURE_CONTENT_TYPE_NOSNIFF = True
+# Headers. The session's URL is its secret: never send it to another site.
 SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+    }
+}
+
+if HTTPS:
+    # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    # ".example.org" in ALLOWED_HOSTS means the domain and its subdomains.
+    CSRF_TRUSTED_ORIGINS = [
+        f"https://*{host}" if host.startswith(".") else f"https://{host}"
+        for host in ALLOWED_HOSTS
+        if host != "*"
+    ]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+}

@@ -3,9 +3,13 @@ from django.urls import include, path
 
 from scoresheet import views
 
+READ_ONLY = {"readonly": True}
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("new/", views.new_sheet, name="new_sheet"),
+    path("import/", views.import_backup, name="import_backup"),
+    # Full access: the session's secret link lets its holder enter and fix hands.
     path("s/<str:token>/", views.sheet, name="sheet"),
     path("s/<str:token>/hands/new/", views.hand_new, name="hand_new"),
     path("s/<str:token>/hands/preview/", views.hand_preview, name="hand_preview"),
@@ -14,7 +18,13 @@ urlpatterns = [
     path("s/<str:token>/undo/", views.undo, name="undo"),
     path("s/<str:token>/export.csv", views.export_csv, name="export_csv"),
     path("s/<str:token>/backup.json", views.export_json, name="export_json"),
-    path("import/", views.import_backup, name="import_backup"),
+    path("s/<str:token>/share/", views.share, name="share"),
+    path("s/<str:token>/qr.svg", views.qr_code, name="qr"),
+    # Read-only: a second, independent secret that shows the sheet and changes nothing.
+    path("v/<str:token>/", views.sheet, READ_ONLY, name="view_sheet"),
+    path("v/<str:token>/export.csv", views.export_csv, READ_ONLY, name="view_export_csv"),
+    path("v/<str:token>/backup.json", views.export_json, READ_ONLY, name="view_export_json"),
+    path("v/<str:token>/qr.svg", views.qr_code, READ_ONLY, name="view_qr"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -4,14 +4,18 @@ Every action works as a plain form (POST, then redirect); with htmx the same URL
 with the fragments that changed, swapped out of band.
 """
 
+import io
 import unicodedata
 import uuid
 from urllib.parse import quote
 
+import segno
 from django.contrib import messages
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -23,19 +27,29 @@ from scoresheet.models import Hand, Seat, Sheet
 
 RECENT_SHEETS = 30
 KNOWN_NAMES = 40
+# A read-only link in this browser's list of sheets, beside the full-access tokens.
+READ_ONLY = "v/"
 
 
-def remember(request, sheet: Sheet, names=()) -> None:
+def remember(request, sheet: Sheet, names=(), readonly: bool = False) -> None:
     """Keep the sheet (and names typed) in this browser's own session, newest first."""
-    tokens = [t for t in request.session.get("sheets", []) if t != sheet.token]
-    request.session["sheets"] = [sheet.token, *tokens][:RECENT_SHEETS]
+    entry = READ_ONLY + sheet.view_token if readonly else sheet.token
+    entries = [e for e in request.session.get("sheets", []) if e != entry]
+    request.session["sheets"] = [entry, *entries][:RECENT_SHEETS]
     if names:
         folded = {name.casefold() for name in names}
         known = [n for n in request.session.get("names", []) if n.casefold() not in folded]
         request.session["names"] = [*names, *known][:KNOWN_NAMES]
 
 
-def get_sheet(token: str) -> Sheet:
+def get_sheet(token: str, readonly: bool = False) -> Sheet:
+    """The sheet a link opens: the full-access token, or (``readonly``) the read-only one.
+
+    Every view that changes a sheet calls this with the full-access token only, so a
+    read-only link can never reach a write (404).
+    """
+    if readonly:
+        return get_object_or_404(Sheet, view_token=token)
     return get_object_or_404(Sheet, token=token)
 
 
@@ -49,10 +63,24 @@ def load(sheet: Sheet) -> tuple[list[str], list[Hand], sheets.Sheet]:
     return names, hands, scored
 
 
-def sheet_context(sheet: Sheet, **extra) -> dict:
+def links(sheet: Sheet, readonly: bool) -> dict:
+    """The URLs a page of this sheet links to, under the link it was opened with."""
+    if readonly:
+        token, prefix = sheet.view_token, "view_"
+    else:
+        token, prefix = sheet.token, ""
+    return {
+        name: reverse(prefix + name, args=[token])
+        for name in ("sheet", "export_csv", "export_json")
+    }
+
+
+def sheet_context(sheet: Sheet, readonly: bool = False, **extra) -> dict:
     names, hands, scored = load(sheet)
     return {
         "sheet": sheet,
+        "readonly": readonly,
+        "links": links(sheet, readonly),
         "names": names,
         "rows": list(zip(scored.rows, hands, strict=True)),
         "scored": scored,
@@ -77,23 +105,35 @@ def number_of(hand: Hand) -> int:
 
 def recent_sheets(request) -> list[dict]:
     """This browser's sessions, newest first, each with its players, hand count and leaders."""
-    tokens = request.session.get("sheets", [])
-    found = {
-        s.token: s
-        for s in Sheet.objects.filter(token__in=tokens).prefetch_related("seats", "hands")
-    }
-    recent = []
-    for token in tokens:
-        if token not in found:
+    entries = request.session.get("sheets", [])
+    full = [e for e in entries if not e.startswith(READ_ONLY)]
+    read_only = [e.removeprefix(READ_ONLY) for e in entries if e.startswith(READ_ONLY)]
+    found = Sheet.objects.filter(Q(token__in=full) | Q(view_token__in=read_only))
+    by_entry = {}
+    for sheet in found.prefetch_related("seats", "hands"):
+        by_entry[sheet.token] = (sheet, False)
+        by_entry[READ_ONLY + sheet.view_token] = (sheet, True)
+    recent, shown = [], set()
+    for entry in entries:
+        if entry not in by_entry or by_entry[entry][0].pk in shown:
             continue
-        sheet = found[token]
+        sheet, readonly = by_entry[entry]
+        shown.add(sheet.pk)
         names = [seat.name for seat in sheet.seats.all()]
         hands = list(sheet.hands.all())
         scored = sheets.build(
             len(names), sheet.first_dealer, (h.to_scoring(len(names)) for h in hands)
         )
-        leaders = [names[seat] for seat in scored.leaders]
-        recent.append({"sheet": sheet, "names": names, "hands": len(hands), "leaders": leaders})
+        recent.append(
+            {
+                "sheet": sheet,
+                "url": sheet.get_view_url() if readonly else sheet.get_absolute_url(),
+                "readonly": readonly,
+                "names": names,
+                "hands": len(hands),
+                "leaders": [names[seat] for seat in scored.leaders],
+            }
+        )
     return recent
 
 
@@ -126,11 +166,11 @@ def new_sheet(request):
 
 
 @require_GET
-def sheet(request, token):
-    """The score sheet: totals, one row per hand, the actions."""
-    sheet = get_sheet(token)
-    remember(request, sheet)
-    return render(request, "scoresheet/sheet.html", sheet_context(sheet))
+def sheet(request, token, readonly=False):
+    """The score sheet: totals, one row per hand, and (full access) the actions."""
+    sheet = get_sheet(token, readonly)
+    remember(request, sheet, readonly=readonly)
+    return render(request, "scoresheet/sheet.html", sheet_context(sheet, readonly))
 
 
 def updated(request, sheet: Sheet, change: str = "all", number: int | None = None):
@@ -162,7 +202,7 @@ def record(sheet: Sheet, hand: Hand) -> tuple[Hand, bool]:
         return existing, False
 
 
-def form_page(request, sheet, form, *, hand=None, number=None, preview=None):
+def form_page(request, sheet, form, *, editing=False, number=None, preview=None):
     """The hand form: a whole page, or the fragment htmx puts under the sheet."""
     template = "scoresheet/hand_form.html"
     if request.htmx:
@@ -173,7 +213,7 @@ def form_page(request, sheet, form, *, hand=None, number=None, preview=None):
     context = {
         "sheet": sheet,
         "form": form,
-        "hand": hand,
+        "editing": editing,
         "number": number,
         "dealer": form.seats[dealer],
         "preview": preview,
@@ -246,42 +286,36 @@ def hand_edit(request, token, number):
     """Correct a hand: the same form, prefilled; the form's key names the hand it edits."""
     sheet = get_sheet(token)
     seats = list(sheet.seats.values_list("name", flat=True))
-    hand = hand_at(sheet, number)
     if request.method == "GET":
-        if hand.passed:
-            form = HandForm(seats=seats, initial={"key": hand.key})
-        else:
-            form = HandForm(seats=seats, initial=HandForm.initial_from(hand))
-        return form_page(request, sheet, form, hand=hand, number=number)
+        form = HandForm(seats=seats, initial=HandForm.initial_from(hand_at(sheet, number)))
+        return form_page(request, sheet, form, editing=True, number=number)
 
     form = HandForm(request.POST, seats=seats)
     if "preview" in request.POST:
-        return form_page(request, sheet, form, hand=hand, number=number, preview=preview_of(form))
-    if form.is_valid():
-        target = sheet.hands.filter(key=form.cleaned_data["key"]).first()
+        return form_page(
+            request, sheet, form, editing=True, number=number, preview=preview_of(form)
+        )
+    if not form.is_valid():
+        return form_page(request, sheet, form, editing=True, number=number)
+    with transaction.atomic():
+        # Locked until saved: two phones correcting one hand are checked one after the other.
+        target = sheet.hands.select_for_update().filter(key=form.cleaned_data["key"]).first()
         if target is None:
             messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
             return updated(request, sheet)
-        edited = Hand.from_scoring(form.cleaned_data["hand"])
-        fields = [
-            "passed",
-            "taker",
-            "partner",
-            "contract",
-            "bouts",
-            "points",
-            "petit_au_bout",
-            "poignees",
-            "chelem",
-            "defence_chelem",
-        ]
-        for name in fields:
-            setattr(target, name, getattr(edited, name))
-        target.save(update_fields=fields)
         number = number_of(target)
-        messages.success(request, _("Hand %(number)s corrected.") % {"number": number})
-        return updated(request, sheet, "edited", number)
-    return form_page(request, sheet, form, hand=hand, number=number)
+        if form.cleaned_data.get("version") != target.version:
+            # Someone saved this hand since this form was opened: show theirs, keep it.
+            current = HandForm(seats=seats, initial=HandForm.initial_from(target))
+            current.conflict = True
+            return form_page(request, sheet, current, editing=True, number=number)
+        edited = Hand.from_scoring(form.cleaned_data["hand"])
+        for name in Hand.INPUTS:
+            setattr(target, name, getattr(edited, name))
+        target.version += 1
+        target.save(update_fields=[*Hand.INPUTS, "version"])
+    messages.success(request, _("Hand %(number)s corrected.") % {"number": number})
+    return updated(request, sheet, "edited", number)
 
 
 @require_http_methods(["GET", "POST"])
@@ -342,9 +376,9 @@ def attachment(filename: str) -> str:
 
 
 @require_GET
-def export_csv(request, token):
+def export_csv(request, token, readonly=False):
     """The sheet as CSV for a spreadsheet, streamed row by row."""
-    sheet = get_sheet(token)
+    sheet = get_sheet(token, readonly)
     language = translation.get_language()
 
     def lines():
@@ -358,9 +392,9 @@ def export_csv(request, token):
 
 
 @require_GET
-def export_json(request, token):
+def export_json(request, token, readonly=False):
     """The sheet's backup: a JSON file that restores it exactly."""
-    sheet = get_sheet(token)
+    sheet = get_sheet(token, readonly)
     response = HttpResponse(
         backup.dumps(backup.dump(sheet)), content_type="application/json; charset=utf-8"
     )
@@ -379,3 +413,33 @@ def import_backup(request):
         return redirect(sheet)
     context = {"recent": recent_sheets(request), "import_form": form}
     return render(request, "scoresheet/home.html", context)
+
+
+# Sharing: the two links and their QR codes.
+
+
+@require_GET
+def qr_code(request, token, readonly=False):
+    """The QR code of a sheet's link (the read-only one under /v/), as SVG."""
+    sheet = get_sheet(token, readonly)
+    url = request.build_absolute_uri(
+        sheet.get_view_url() if readonly else sheet.get_absolute_url()
+    )
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(svg, kind="svg", scale=6, border=2, title=url)
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    # The image carries the secret: never cached by a shared cache.
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+@require_GET
+def share(request, token):
+    """Both links of a sheet with their QR codes: one to play, one to watch."""
+    sheet = get_sheet(token)
+    context = {
+        "sheet": sheet,
+        "full_url": request.build_absolute_uri(sheet.get_absolute_url()),
+        "view_url": request.build_absolute_uri(sheet.get_view_url()),
+    }
+    return render(request, "scoresheet/share.html", context)

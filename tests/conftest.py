@@ -218,3 +218,12 @@ def make_backup():
         return copy.deepcopy(BACKUPS[players])
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _static_files_without_manifest(settings):
+    """Tests render pages without running collectstatic first."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }

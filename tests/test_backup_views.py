@@ -126,12 +126,19 @@ def test_exports_are_get_only(client, sheet4, name):
     assert client.post(reverse(name, args=[sheet4.token])).status_code == 405
 
 
-def test_export_links(sheet4):
-    html = render_to_string("scoresheet/_export_links.html", {"sheet": sheet4})
+def test_export_links_on_the_sheet(client, sheet4):
+    html = client.get(f"/s/{sheet4.token}/").content.decode()
     assert f'href="/s/{sheet4.token}/export.csv"' in html
     assert f'href="/s/{sheet4.token}/backup.json"' in html
     assert "Export CSV" in html
     assert "Download backup" in html
+
+
+def test_export_links_on_the_read_only_sheet(client, sheet4):
+    html = client.get(f"/v/{sheet4.view_token}/").content.decode()
+    assert f'href="/v/{sheet4.view_token}/export.csv"' in html
+    assert f'href="/v/{sheet4.view_token}/backup.json"' in html
+    assert sheet4.token not in html
 
 
 # Import

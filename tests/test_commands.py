@@ -111,7 +111,9 @@ def test_import_session_refuses_a_bad_backup(make_backup, sheet4, tmp_path):
     assert counts() == (1, 4, 0)
 
 
-def test_import_session_exits_non_zero_on_refusal(sheet4, tmp_path, capsys):
+def test_import_session_exits_non_zero_on_refusal(sheet4, tmp_path, capsys, monkeypatch):
+    # run_from_argv closes the database connections when it ends: keep the test's own.
+    monkeypatch.setattr("django.core.management.base.connections.close_all", lambda: None)
     source = tmp_path / "notes.txt"
     source.write_text("Ana 120, Ben -40", encoding="utf-8")
     with pytest.raises(SystemExit) as exit:

@@ -204,7 +204,8 @@ def test_unknown_hand_number_is_404(client, sheet4, number):
     client.post(url("hand_new", sheet4), hand_data(**RULEBOOK_HANDS[0]))
     assert client.get(url("hand_edit", sheet4, number)).status_code == 404
     assert client.get(url("hand_delete", sheet4, number)).status_code == 404
-    assert client.post(url("hand_edit", sheet4, number), {}).status_code == 404
+    # A correction names its hand by the form's key, not by the number: a bad form is shown.
+    assert client.post(url("hand_edit", sheet4, number), {}).status_code == 200
 
 
 def test_methods_not_allowed(client, sheet4):
@@ -540,7 +541,7 @@ def test_edit_form_is_prefilled(client, htmx, sheet4):
 def test_edit_a_hand(client, sheet4, with_htmx):
     enter(client, sheet4, RULEBOOK_HANDS)
     second = sheet4.hands.all()[1]
-    data = hand_data(**RULEBOOK_HANDS[1]) | {"key": str(second.key), "points": "40"}
+    data = hand_data(**RULEBOOK_HANDS[1]) | {"key": str(second.key), "version": 1, "points": "40"}
     headers = {"HTTP_HX_REQUEST": "true"} if with_htmx else {}
     response = client.post(url("hand_edit", sheet4, 2), data, **headers)
     assert sheet4.hands.count() == 5
@@ -563,7 +564,10 @@ def test_edit_a_hand(client, sheet4, with_htmx):
 def test_edit_turns_a_passed_deal_into_a_hand(client, sheet4):
     client.post(url("hand_new", sheet4), hand_data() | {"passed": "1"})
     hand = sheet4.hands.get()
-    client.post(url("hand_edit", sheet4, 1), hand_data(**RULEBOOK_HANDS[0]) | {"key": hand.key})
+    client.post(
+        url("hand_edit", sheet4, 1),
+        hand_data(**RULEBOOK_HANDS[0]) | {"key": hand.key, "version": 1},
+    )
     hand.refresh_from_db()
     assert not hand.passed
     assert totals_of(sheet4) == (-106, -106, 318, -106)
@@ -572,7 +576,7 @@ def test_edit_turns_a_passed_deal_into_a_hand(client, sheet4):
 def test_bad_edit_changes_nothing(client, sheet4):
     enter(client, sheet4, RULEBOOK_HANDS[:1])
     hand = sheet4.hands.get()
-    data = hand_data(**RULEBOOK_HANDS[0]) | {"key": hand.key, "bouts": "9"}
+    data = hand_data(**RULEBOOK_HANDS[0]) | {"key": hand.key, "version": 1, "bouts": "9"}
     response = client.post(url("hand_edit", sheet4, 1), data)
     assert response.status_code == 200
     assert "Bouts: choose 0, 1, 2 or 3." in text(response)
@@ -582,7 +586,7 @@ def test_bad_edit_changes_nothing(client, sheet4):
 def test_edit_of_a_hand_deleted_meanwhile(client, sheet4):
     enter(client, sheet4, RULEBOOK_HANDS[:2])
     first = sheet4.hands.first()
-    data = hand_data(**RULEBOOK_HANDS[0]) | {"key": first.key}
+    data = hand_data(**RULEBOOK_HANDS[0]) | {"key": first.key, "version": 1}
     first.delete()
     response = client.post(url("hand_edit", sheet4, 1), data, follow=True)
     assert "deleted meanwhile" in text(response)
@@ -648,7 +652,8 @@ def test_every_total_is_its_column_sum_after_corrections(client, sheet4):
     hands = list(sheet4.hands.all())
     client.post(url("hand_delete", sheet4, 4), {"key": hands[3].key})
     client.post(
-        url("hand_edit", sheet4, 1), hand_data(**RULEBOOK_HANDS[3]) | {"key": hands[0].key}
+        url("hand_edit", sheet4, 1),
+        hand_data(**RULEBOOK_HANDS[3]) | {"key": hands[0].key, "version": 1},
     )
     client.post(url("undo", sheet4), {"key": hands[-1].key})
     page = text(client.get(url("sheet", sheet4)))

@@ -1,0 +1,237 @@
+"""The running totals of a scored sheet as inline SVG, drawn by the server; pure Python.
+
+One line per player from 0 before the first hand to the current total, told apart by colour
+(Okabe–Ito, readable with colour blindness), dash pattern and marker shape, with the zero line
+and each current total labelled at the end of its line. The markup uses presentation
+attributes only (no ``style``), so the Content-Security-Policy needs no ``unsafe-inline``;
+every text it draws is XML-escaped, so the caller may mark the result safe.
+
+Messages are English source strings marked with ``_`` for extraction; the caller passes its
+translation function, as with ``scoring.Problem.translated``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from html import escape
+
+from scoresheet.sheet import Sheet
+
+__all__ = ["STYLES", "running_totals"]
+
+
+def _(message: str) -> str:
+    """Mark a message for translation; the caller translates it (gettext_noop)."""
+    return message
+
+
+# Okabe & Ito's palette, minus the three lightest colours: each line keeps at least 3:1
+# against white (WCAG 1.4.11). Dash patterns and markers repeat the distinction without colour.
+STYLES = (
+    ("#0072B2", "", "circle"),
+    ("#D55E00", "7 4", "square"),
+    ("#009E73", "1 4", "triangle"),
+    ("#CC79A7", "10 3 2 3", "diamond"),
+    ("#000000", "4 2", "triangle-down"),
+)
+INK = "#14171a"
+MUTED = "#50575e"
+GRID = "#e1e4e8"
+
+# The viewBox: its width is a phone's, so that 12 units read as about 12 px at 360 px.
+WIDTH, HEIGHT = 360, 232
+LEFT, TOP, BOTTOM = 40, 10, 208
+LABEL_GAP = 14
+# The end labels take what they need on the right, between these widths; a longer name is cut.
+# Widths are estimated generously (a wide font, 12 units), as the server cannot measure text.
+LABEL_MIN, LABEL_MAX = 60, 104
+CHAR, BOLD_CHAR = 7.2, 8.4
+LABEL_OFFSET = 21
+# Beyond this many hands a marker on every point turns into a smear: mark every k-th point.
+MARKERS = 24
+
+
+def _signed(value: int) -> str:
+    """+318, −106, 0, with a true minus sign, as the sheet writes scores."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
+
+
+def _label(name: str, total: str) -> tuple[str, float]:
+    """The name as the end label shows it, cut to fit beside its total, and the label's width."""
+    room = LABEL_MAX - BOLD_CHAR * len(total) - CHAR / 2
+    if CHAR * len(name) > room:
+        name = name[: max(1, int(room / CHAR) - 1)] + "…"
+    return name, CHAR * len(name) + CHAR / 2 + BOLD_CHAR * len(total)
+
+
+def _step(span: float, most: int, factors: Sequence[float]) -> int:
+    """The smallest round step (a factor times a power of ten) giving at most ``most`` steps."""
+    magnitude = 10 ** max(0, math.floor(math.log10(max(span / most, 1))))
+    for scale in (magnitude, magnitude * 10):
+        for factor in factors:
+            step = int(factor * scale)
+            if step >= 1 and span / step <= most:
+                return step
+    return magnitude * 10
+
+
+def _number(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _marker(shape: str, x: float, y: float) -> str:
+    """A marker centred on (x, y) as path data, so all of one line's markers are one path."""
+    if shape == "circle":
+        return f"M{_number(x - 3.5)},{_number(y)}a3.5,3.5 0 1,0 7,0a3.5,3.5 0 1,0 -7,0z"
+    if shape == "square":
+        return f"M{_number(x - 3.2)},{_number(y - 3.2)}h6.4v6.4h-6.4z"
+    if shape == "triangle":
+        return f"M{_number(x)},{_number(y - 4.3)}l4,7h-8z"
+    if shape == "diamond":
+        return f"M{_number(x)},{_number(y - 4.3)}l4.3,4.3l-4.3,4.3l-4.3,-4.3z"
+    return f"M{_number(x)},{_number(y + 4.3)}l4,-7h-8z"
+
+
+def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[float]:
+    """Move label positions apart by at least ``gap``, keeping them in [low, high], in order."""
+    order = sorted(range(len(wanted)), key=lambda i: (wanted[i], i))
+    placed = [wanted[i] for i in order]
+    for k in range(len(placed)):
+        placed[k] = max(placed[k], low if k == 0 else placed[k - 1] + gap)
+    for k in reversed(range(len(placed))):
+        placed[k] = min(placed[k], high if k == len(placed) - 1 else placed[k + 1] - gap)
+    result = [0.0] * len(wanted)
+    for k, i in enumerate(order):
+        result[i] = placed[k]
+    return result
+
+
+def running_totals(
+    sheet: Sheet,
+    names: Sequence[str],
+    *,
+    gettext: Callable[[str], str] = str,
+    id_prefix: str = "chart",
+) -> str:
+    """The SVG of each player's running total across the hands, as markup safe to insert."""
+    players = sheet.players
+    hands = len(sheet.rows)
+    series = [[0] for _seat in range(players)]
+    for row in sheet.rows:
+        for seat, score in enumerate(row.scores):
+            series[seat].append(series[seat][-1] + score)
+
+    values = [value for line in series for value in line]
+    low, high = min(values), max(values)
+    if low == high:  # No score yet: a small symmetric range around the zero line.
+        low, high = -100, 100
+    step = _step(high - low, 5, (1, 2, 2.5, 5))
+    # A little room above and below the lines, so that markers stay inside the plot.
+    margin = (high - low) / 20
+    bottom_value, top_value = low - margin, high + margin
+
+    ends = [_signed(total) for total in sheet.totals]
+    labels = [_label(name, end) for name, end in zip(names, ends, strict=True)]
+    width = min(LABEL_MAX, max(LABEL_MIN, *(w for _name, w in labels)))
+    right = WIDTH - LABEL_OFFSET - width - 2
+
+    def x_of(number: int) -> float:
+        return LEFT + (right - LEFT) * number / max(hands, 1)
+
+    def y_of(value: float) -> float:
+        return BOTTOM - (BOTTOM - TOP) * (value - bottom_value) / (top_value - bottom_value)
+
+    title = gettext(_("Running totals"))
+    totals = ", ".join(
+        f"{name} {_signed(total)}" for name, total in zip(names, sheet.totals, strict=True)
+    )
+    if hands:
+        description = gettext(_("After hand %(number)s: %(totals)s.")) % {
+            "number": hands,
+            "totals": totals,
+        }
+    else:
+        description = gettext(_("No hand played yet: %(totals)s.")) % {"totals": totals}
+    prefix = escape(id_prefix)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="running-totals" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
+        f'aria-labelledby="{prefix}-title {prefix}-desc" '
+        f'font-family="system-ui, sans-serif" font-size="12" fill="{INK}">',
+        f'<title id="{prefix}-title">{escape(title)}</title>',
+        f'<desc id="{prefix}-desc">{escape(description)}</desc>',
+    ]
+
+    # Grid and axes: score ticks on the left, hand numbers underneath.
+    grid = [f'<g class="axes" font-size="11" fill="{MUTED}">']
+    first_tick = math.ceil(bottom_value / step) * step
+    for value in range(first_tick, math.floor(top_value) + 1, step):
+        y = _number(y_of(value))
+        if value:
+            grid.append(f'<line x1="{LEFT}" x2="{right}" y1="{y}" y2="{y}" stroke="{GRID}"/>')
+        grid.append(
+            f'<text x="{LEFT - 5}" y="{y}" dy=".35em" text-anchor="end">{_signed(value)}</text>'
+        )
+    if hands:
+        every = _step(hands, 6, (1, 2, 5))
+        for number in range(every, hands + 1, every):
+            grid.append(
+                f'<text x="{_number(x_of(number))}" y="{BOTTOM + 16}" '
+                f'text-anchor="middle">{number}</text>'
+            )
+    grid.append("</g>")
+    parts.extend(grid)
+    zero = _number(y_of(0))
+    parts.append(
+        f'<line class="zero" x1="{LEFT}" x2="{right}" y1="{zero}" y2="{zero}" '
+        f'stroke="{MUTED}" stroke-width="1.5"/>'
+    )
+
+    every = math.ceil(hands / MARKERS) if hands else 1
+    marked = sorted({*range(every, hands + 1, every), hands} - {0})
+    line_ends = [y_of(line[-1]) for line in series]
+    label_ys = _spread(line_ends, TOP + 6, HEIGHT - 8, LABEL_GAP)
+    # Every line first, then every label, so that no line is drawn over a label.
+    lines, tags = [], []
+    for seat, line in enumerate(series):
+        colour, dashes, shape = STYLES[seat % len(STYLES)]
+        points = " ".join(
+            f"{_number(x_of(number))},{_number(y_of(value))}" for number, value in enumerate(line)
+        )
+        dash = f' stroke-dasharray="{dashes}"' if dashes else ""
+        lines.append(f'<g class="player" data-seat="{seat}">')
+        lines.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.25" '
+            f'stroke-linejoin="round" stroke-linecap="round"{dash}/>'
+        )
+        if marked:
+            path = "".join(_marker(shape, x_of(n), y_of(line[n])) for n in marked)
+            lines.append(f'<path d="{path}" fill="{colour}" stroke="#fff" stroke-width="1"/>')
+        lines.append("</g>")
+
+        y = _number(label_ys[seat])
+        tags.append(f'<g class="label" data-seat="{seat}">')
+        if hands:
+            tags.append(
+                f'<line x1="{_number(right + 2)}" y1="{_number(line_ends[seat])}" '
+                f'x2="{_number(right + 8)}" y2="{y}" stroke="{colour}" stroke-width="1"/>'
+            )
+        tags.append(
+            f'<path d="{_marker(shape, right + 14, label_ys[seat])}" fill="{colour}" '
+            f'stroke="#fff" stroke-width="1"/>'
+        )
+        tags.append(
+            f'<text x="{_number(right + LABEL_OFFSET)}" y="{y}" dy=".35em">'
+            f'{escape(labels[seat][0])} <tspan font-weight="700">{ends[seat]}</tspan></text>'
+        )
+        tags.append("</g>")
+    parts.extend(lines)
+    parts.extend(tags)
+    parts.append("</svg>")
+    return "\n".join(parts)

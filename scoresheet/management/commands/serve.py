@@ -1,0 +1,48 @@
+"""Serve the app for real: gunicorn on every interface, with the URLs and a QR code to open."""
+
+import io
+import os
+import shutil
+import sys
+
+import segno
+from django.core.management.base import BaseCommand
+
+from scoresheet import lan
+
+
+class Command(BaseCommand):
+    help = "Serve the app with gunicorn on all interfaces; print the URLs and a QR code."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", 8000)))
+        parser.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
+        parser.add_argument(
+            "--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 3))
+        )
+
+    def handle(self, *, port, host, workers, **options):
+        urls = [f"http://localhost:{port}/"]
+        urls += [f"http://{address}:{port}/" for address in lan.addresses()]
+        self.stdout.write("\nTarot score sheet is served at:")
+        for url in urls:
+            self.stdout.write(f"  {url}")
+        if len(urls) > 1:
+            self.stdout.write("\nPhones on the same network can scan this:\n")
+            picture = io.StringIO()
+            segno.make(urls[1], error="m").terminal(out=picture, compact=True)
+            self.stdout.write(picture.getvalue())
+        self.stdout.write("")
+        self.stdout.flush()
+        gunicorn = shutil.which("gunicorn", path=os.path.dirname(sys.executable)) or "gunicorn"
+        args = [
+            gunicorn,
+            "scoresheet.wsgi",
+            f"--bind={host}:{port}",
+            f"--workers={workers}",
+            "--access-logfile=-",
+            # A cheap laptop at the table: no worker should hold a phone waiting for long.
+            "--timeout=30",
+            "--graceful-timeout=5",
+        ]
+        os.execv(gunicorn, args)

@@ -1,0 +1,331 @@
+"""A session's statistics, per player and for the table, from its scored sheet in one pass.
+
+Pure Python like ``scoring`` and ``sheet``: no Django import, no I/O. The definitions:
+
+- **Attack** is the taker and, at 5 players, the called partner; every other player at the
+  table is a **defender**. A taker who called themselves ("alone") has no partner.
+- **Made / lost** and the **success rate by contract** count the hands a player *took*.
+- **Average as taker / as defender**: the mean of the player's own row score over the hands they
+  took / defended, rounded to the point (half away from zero). Passed deals are in neither.
+- **Petit au bout won / lost**: the player's camp took it / the other camp did.
+- **Chelems**: made or announced and failed while in attack (taker or partner); defence chelems
+  are those the player's defence made.
+- **Biggest hand**: the scored hand with the largest value per defender, ``|per_defender|``:
+  what each defender paid or received, the size of the hand whatever the table or the partner.
+  Ties go to the earliest hand.
+- **Winning streak**: consecutive scored hands in which the player's score was positive. A
+  passed deal neither breaks nor extends it (nobody played); a zero or negative score ends it.
+  The session's longest streak lists every player who reached that length, each with their
+  earliest such run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from scoresheet.scoring import Camp, Chelem, Contract, Poignee
+from scoresheet.sheet import Sheet
+
+__all__ = [
+    "BiggestHand",
+    "ContractCount",
+    "ContractRecord",
+    "PlayerStats",
+    "PoigneeCount",
+    "Statistics",
+    "Streak",
+    "build",
+]
+
+# Game terms stay French in every language (the same labels as models.Contract).
+CONTRACT_LABELS = {
+    Contract.PRISE: "Prise",
+    Contract.GARDE: "Garde",
+    Contract.GARDE_SANS: "Garde sans",
+    Contract.GARDE_CONTRE: "Garde contre",
+}
+MADE_CHELEMS = (Chelem.ANNOUNCED_MADE, Chelem.UNANNOUNCED_MADE)
+
+
+def _average(total: int, count: int) -> int | None:
+    if not count:
+        return None
+    return int((Decimal(total) / count).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def _percent(part: int, whole: int) -> int | None:
+    return _average(100 * part, whole)
+
+
+@dataclass(frozen=True)
+class ContractRecord:
+    """How often a player took one contract and made it."""
+
+    contract: Contract
+    taken: int
+    made: int
+
+    @property
+    def label(self) -> str:
+        return CONTRACT_LABELS[self.contract]
+
+    @property
+    def lost(self) -> int:
+        return self.taken - self.made
+
+    @property
+    def rate(self) -> float | None:
+        """Made over taken, from 0 to 1; None when never taken."""
+        return self.made / self.taken if self.taken else None
+
+    @property
+    def percent(self) -> int | None:
+        return _percent(self.made, self.taken)
+
+
+@dataclass(frozen=True)
+class PoigneeCount:
+    size: Poignee
+    count: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player's session, by seat."""
+
+    seat: int
+    total: int
+    taken: int
+    made: int
+    by_contract: tuple[ContractRecord, ...]
+    taker_total: int
+    defended: int
+    defender_total: int
+    called: int
+    petits_won: int
+    petits_lost: int
+    poignees: tuple[PoigneeCount, ...]
+    chelems_made: int
+    chelems_failed: int
+    defence_chelems: int
+    best_streak: int
+
+    @property
+    def lost(self) -> int:
+        return self.taken - self.made
+
+    @property
+    def percent(self) -> int | None:
+        """Contracts made, in percent of those taken; None when the player never took."""
+        return _percent(self.made, self.taken)
+
+    @property
+    def taker_average(self) -> int | None:
+        return _average(self.taker_total, self.taken)
+
+    @property
+    def defender_average(self) -> int | None:
+        return _average(self.defender_total, self.defended)
+
+    @property
+    def poignees_shown(self) -> int:
+        return sum(p.count for p in self.poignees)
+
+    @property
+    def poignee_sizes(self) -> tuple[PoigneeCount, ...]:
+        """The sizes of poignée this player showed at least once."""
+        return tuple(p for p in self.poignees if p.count)
+
+    @property
+    def contracts_taken(self) -> tuple[ContractRecord, ...]:
+        """The contracts this player took at least once."""
+        return tuple(record for record in self.by_contract if record.taken)
+
+
+@dataclass(frozen=True)
+class ContractCount:
+    contract: Contract
+    count: int
+
+    @property
+    def label(self) -> str:
+        return CONTRACT_LABELS[self.contract]
+
+
+@dataclass(frozen=True)
+class BiggestHand:
+    """The scored hand with the largest value per defender."""
+
+    number: int
+    taker: int
+    partner: int | None
+    contract: Contract
+    made: bool
+    per_defender: int
+    scores: tuple[int, ...]
+
+    @property
+    def label(self) -> str:
+        return CONTRACT_LABELS[self.contract]
+
+    @property
+    def value(self) -> int:
+        """What each defender paid or received."""
+        return abs(self.per_defender)
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A run of hands, ``first`` to ``last`` (hand numbers), a player scored positive in."""
+
+    seat: int
+    length: int
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """A session's statistics: ``players`` in seat order, then the table's."""
+
+    players: tuple[PlayerStats, ...]
+    hands: int
+    passed: int
+    contracts: tuple[ContractCount, ...]
+    biggest: BiggestHand | None
+    streaks: tuple[Streak, ...]
+
+    @property
+    def scored(self) -> int:
+        return self.hands - self.passed
+
+    @property
+    def streak_length(self) -> int:
+        return self.streaks[0].length if self.streaks else 0
+
+
+def _seat(value: object) -> int | None:
+    """A seat from a hand's input (an int, or digits as the forms may give); None for none."""
+    if value is None or value == "":
+        return None
+    return int(value)
+
+
+class _Tally:
+    """One player's counters while the rows go by."""
+
+    def __init__(self) -> None:
+        self.taken = Counter()
+        self.made = Counter()
+        self.taker_total = 0
+        self.defended = 0
+        self.defender_total = 0
+        self.called = 0
+        self.petits_won = 0
+        self.petits_lost = 0
+        self.poignees = Counter()
+        self.chelems_made = 0
+        self.chelems_failed = 0
+        self.defence_chelems = 0
+        # The current run of positive scores, and the player's earliest longest one.
+        self.run = 0
+        self.run_first = 0
+        self.best = Streak(seat=0, length=0, first=0, last=0)
+
+
+def build(sheet: Sheet) -> Statistics:
+    """Every statistic of a scored session (``sheet.build``), in one pass over its rows."""
+    tallies = [_Tally() for _ in range(sheet.players)]
+    contracts = Counter()
+    passed = 0
+    biggest = None
+
+    for row in sheet.rows:
+        if row.passed:
+            passed += 1
+            continue
+        hand, detail = row.hand, row.breakdown
+        taker, partner = _seat(hand.taker), _seat(hand.partner)
+        contract = Contract(hand.contract)
+        petit = Camp(hand.petit_au_bout) if hand.petit_au_bout else None
+        chelem = Chelem(hand.chelem) if hand.chelem else None
+        contracts[contract] += 1
+        if biggest is None or abs(detail.per_defender) > abs(biggest.per_defender):
+            biggest = BiggestHand(
+                number=row.number,
+                taker=taker,
+                partner=partner,
+                contract=contract,
+                made=detail.made,
+                per_defender=detail.per_defender,
+                scores=row.scores,
+            )
+        for seat, size in hand.poignees.items():
+            if size:
+                tallies[_seat(seat)].poignees[Poignee(size)] += 1
+
+        for seat, (tally, score) in enumerate(zip(tallies, row.scores, strict=True)):
+            attack = seat in (taker, partner)
+            camp = Camp.ATTACK if attack else Camp.DEFENCE
+            if seat == taker:
+                tally.taken[contract] += 1
+                tally.made[contract] += detail.made
+                tally.taker_total += score
+            elif seat == partner:
+                tally.called += 1
+            else:
+                tally.defended += 1
+                tally.defender_total += score
+            if petit is not None:
+                tally.petits_won += petit == camp
+                tally.petits_lost += petit != camp
+            if attack:
+                tally.chelems_made += chelem in MADE_CHELEMS
+                tally.chelems_failed += chelem == Chelem.ANNOUNCED_FAILED
+            else:
+                tally.defence_chelems += hand.defence_chelem
+
+            if score > 0:
+                if not tally.run:
+                    tally.run_first = row.number
+                tally.run += 1
+                if tally.run > tally.best.length:
+                    tally.best = Streak(seat, tally.run, tally.run_first, row.number)
+            else:
+                tally.run = 0
+
+    players = tuple(
+        PlayerStats(
+            seat=seat,
+            total=sheet.totals[seat],
+            taken=sum(tally.taken.values()),
+            made=sum(tally.made.values()),
+            by_contract=tuple(
+                ContractRecord(contract, tally.taken[contract], tally.made[contract])
+                for contract in Contract
+            ),
+            taker_total=tally.taker_total,
+            defended=tally.defended,
+            defender_total=tally.defender_total,
+            called=tally.called,
+            petits_won=tally.petits_won,
+            petits_lost=tally.petits_lost,
+            poignees=tuple(PoigneeCount(size, tally.poignees[size]) for size in Poignee),
+            chelems_made=tally.chelems_made,
+            chelems_failed=tally.chelems_failed,
+            defence_chelems=tally.defence_chelems,
+            best_streak=tally.best.length,
+        )
+        for seat, tally in enumerate(tallies)
+    )
+    longest = max((tally.best.length for tally in tallies), default=0)
+    return Statistics(
+        players=players,
+        hands=len(sheet.rows),
+        passed=passed,
+        contracts=tuple(ContractCount(contract, contracts[contract]) for contract in Contract),
+        biggest=biggest,
+        streaks=tuple(t.best for t in tallies if longest and t.best.length == longest),
+    )
