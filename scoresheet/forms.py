@@ -300,7 +300,8 @@ class HandForm(forms.Form):
             "contract": hand.contract,
             "partner": "" if hand.partner is None else hand.partner,
             "bouts": hand.bouts,
-            "points": hand.points.normalize() if hand.points % 1 == 0 else hand.points,
+            # 60, not 60.0 (nor 6E+1): the number input shows what the player typed.
+            "points": hand.points.quantize(Decimal(1)) if hand.points % 1 == 0 else hand.points,
             "petit_au_bout": hand.petit_au_bout,
             "chelem": hand.chelem,
             "defence_chelem": hand.defence_chelem,
