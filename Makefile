@@ -45,7 +45,7 @@ format: $(VENV)/.installed-test
 # Needs gettext's tools; the compiled .mo files are committed so running the app does not.
 messages: $(VENV)/.installed
 	$(BIN)/python manage.py makemessages --all --no-location --no-obsolete \
-	  --ignore '.venv/*' --ignore 'tests/*' --ignore 'scripts/*' --ignore 'staticfiles/*'
+	  --ignore '.venv/*' --ignore 'tests/*' --ignore 'scripts/*' --ignore 'staticfiles/*' --ignore 'benchmarks/*'
 	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 # Phone-width screenshots of the main pages into docs/ (needs Debian's chromium).

@@ -2,7 +2,8 @@
 
 One line per player from 0 before the first hand to the current total, told apart by colour
 (Okabe–Ito, readable with colour blindness), dash pattern and marker shape, with the zero line
-and each current total labelled at the end of its line. The markup uses presentation
+and each current total labelled at the end of its line (labels nudged apart so that they never
+overlap; lines that coincide slightly dodged so that each stays visible). It uses presentation
 attributes only (no ``style``), so the Content-Security-Policy needs no ``unsafe-inline``;
 every text it draws is XML-escaped, so the caller may mark the result safe.
 
@@ -48,6 +49,9 @@ LABEL_GAP = 14
 LABEL_MIN, LABEL_MAX = 60, 104
 CHAR, BOLD_CHAR = 7.2, 8.4
 LABEL_OFFSET = 21
+# Defenders score alike, so lines often coincide: each seat's line is moved this much from the
+# next one (under 2 px), enough to see every colour side by side, too little to misread.
+DODGE = 1.6
 # Beyond this many hands a marker on every point turns into a smear: mark every k-th point.
 MARKERS = 24
 
@@ -195,14 +199,16 @@ def running_totals(
 
     every = math.ceil(hands / MARKERS) if hands else 1
     marked = sorted({*range(every, hands + 1, every), hands} - {0})
-    line_ends = [y_of(line[-1]) for line in series]
+    dodges = [(seat - (players - 1) / 2) * DODGE for seat in range(players)]
+    line_ends = [y_of(line[-1]) + dodge for line, dodge in zip(series, dodges, strict=True)]
     label_ys = _spread(line_ends, TOP + 6, HEIGHT - 8, LABEL_GAP)
     # Every line first, then every label, so that no line is drawn over a label.
     lines, tags = [], []
     for seat, line in enumerate(series):
         colour, dashes, shape = STYLES[seat % len(STYLES)]
         points = " ".join(
-            f"{_number(x_of(number))},{_number(y_of(value))}" for number, value in enumerate(line)
+            f"{_number(x_of(number))},{_number(y_of(value) + dodges[seat])}"
+            for number, value in enumerate(line)
         )
         dash = f' stroke-dasharray="{dashes}"' if dashes else ""
         lines.append(f'<g class="player" data-seat="{seat}">')
@@ -211,7 +217,7 @@ def running_totals(
             f'stroke-linejoin="round" stroke-linecap="round"{dash}/>'
         )
         if marked:
-            path = "".join(_marker(shape, x_of(n), y_of(line[n])) for n in marked)
+            path = "".join(_marker(shape, x_of(n), y_of(line[n]) + dodges[seat]) for n in marked)
             lines.append(f'<path d="{path}" fill="{colour}" stroke="#fff" stroke-width="1"/>')
         lines.append("</g>")
 

@@ -216,7 +216,7 @@ def _seat(value: object) -> int | None:
 class _Tally:
     """One player's counters while the rows go by."""
 
-    def __init__(self) -> None:
+    def __init__(self, seat: int) -> None:
         self.taken = Counter()
         self.made = Counter()
         self.taker_total = 0
@@ -232,12 +232,12 @@ class _Tally:
         # The current run of positive scores, and the player's earliest longest one.
         self.run = 0
         self.run_first = 0
-        self.best = Streak(seat=0, length=0, first=0, last=0)
+        self.best = Streak(seat=seat, length=0, first=0, last=0)
 
 
 def build(sheet: Sheet) -> Statistics:
     """Every statistic of a scored session (``sheet.build``), in one pass over its rows."""
-    tallies = [_Tally() for _ in range(sheet.players)]
+    tallies = [_Tally(seat) for seat in range(sheet.players)]
     contracts = Counter()
     passed = 0
     biggest = None

@@ -17,10 +17,11 @@ from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, scoring
+from scoresheet import backup, chart, scoring, stats
 from scoresheet import sheet as sheets
 from scoresheet.forms import HandForm, ImportForm, SheetForm
 from scoresheet.models import Hand, Seat, Sheet
@@ -71,8 +72,13 @@ def links(sheet: Sheet, readonly: bool) -> dict:
         token, prefix = sheet.token, ""
     return {
         name: reverse(prefix + name, args=[token])
-        for name in ("sheet", "export_csv", "export_json")
+        for name in ("sheet", "export_csv", "export_json", "statistics")
     }
+
+
+def running_chart(scored: sheets.Sheet, names: list[str]) -> str:
+    """The running-totals chart; chart.py escapes every text it draws, so it is safe HTML."""
+    return mark_safe(chart.running_totals(scored, names, gettext=_))
 
 
 def sheet_context(sheet: Sheet, readonly: bool = False, **extra) -> dict:
@@ -84,6 +90,7 @@ def sheet_context(sheet: Sheet, readonly: bool = False, **extra) -> dict:
         "names": names,
         "rows": list(zip(scored.rows, hands, strict=True)),
         "scored": scored,
+        "chart": running_chart(scored, names),
         "last_hand": hands[-1] if hands else None,
         **extra,
     }
@@ -362,6 +369,22 @@ def undo(request, token):
         else:
             messages.info(request, _("Nothing to undo: the last hand has changed."))
     return updated(request, sheet)
+
+
+@require_GET
+def statistics(request, token, readonly=False):
+    """A session's statistics and its running-totals chart."""
+    sheet = get_sheet(token, readonly)
+    names, _hands, scored = load(sheet)
+    context = {
+        "sheet": sheet,
+        "readonly": readonly,
+        "links": links(sheet, readonly),
+        "names": names,
+        "stats": stats.build(scored),
+        "chart": running_chart(scored, names),
+    }
+    return render(request, "scoresheet/stats.html", context)
 
 
 # Files: the CSV for spreadsheets, the JSON backup, and restoring a backup.
