@@ -120,13 +120,15 @@ def main() -> None:
                 page.goto(page.url)
                 page.locator("#hand-3 summary").click()
                 page.screenshot(path=DOCS / "sheet.png")
-                page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-                page.screenshot(path=DOCS / "sheet-scrolled.png")
+                page.locator("details.chart > summary").click()
+                page.screenshot(path=DOCS / "chart.png")
+                page.get_by_role("link", name="Statistics").click()
+                page.screenshot(path=DOCS / "statistics.png", full_page=True)
                 browser.close()
         finally:
             server.terminate()
             server.wait()
-    for name in ["new-session", "sheet", "sheet-scrolled", "hand-form", "hand-preview"]:
+    for name in ["new-session", "sheet", "chart", "statistics", "hand-form", "hand-preview"]:
         print(DOCS / f"{name}.png")
 
 
