@@ -141,7 +141,7 @@ def dump(sheet: Sheet) -> dict:
         "players": list(sheet.seats.values_list("name", flat=True)),
         "first_dealer": sheet.first_dealer,
         "rules": {},
-        "hands": [hand_data(hand) for hand in sheet.hands.iterator(chunk_size=2000)],
+        "hands": [hand_data(hand) for hand in sheet.hands.iterator(chunk_size=500)],
     }
 
 
@@ -491,7 +491,7 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
     blank = [""] * (len(header) - players)
     totals = (0,) * players
     # One query read in chunks: a long session streams without being held in memory.
-    hands = sheet.hands.iterator(chunk_size=2000)
+    hands = sheet.hands.iterator(chunk_size=500)
     for number, stored in enumerate(hands, start=1):
         scored = sheets.build(
             players, sheet.first_dealer, [stored.to_scoring(players)], number, totals

@@ -54,6 +54,10 @@ LABEL_OFFSET = 21
 DODGE = 1.6
 # Beyond this many hands a marker on every point turns into a smear: mark every k-th point.
 MARKERS = 24
+# A line is drawn through every hand up to this many hands; beyond, through every k-th hand
+# and the last (a phone's width has fewer pixels than a long session has hands), so the chart
+# of a 10,000-hand session weighs what a 120-hand one does.
+POINTS = 120
 
 
 def _signed(value: int) -> str:
@@ -199,6 +203,7 @@ def running_totals(
 
     every = math.ceil(hands / MARKERS) if hands else 1
     marked = sorted({*range(every, hands + 1, every), hands} - {0})
+    drawn = sorted({*range(0, hands + 1, math.ceil(hands / POINTS) or 1), hands})
     dodges = [(seat - (players - 1) / 2) * DODGE for seat in range(players)]
     line_ends = [y_of(line[-1]) + dodge for line, dodge in zip(series, dodges, strict=True)]
     label_ys = _spread(line_ends, TOP + 6, HEIGHT - 8, LABEL_GAP)
@@ -207,8 +212,8 @@ def running_totals(
     for seat, line in enumerate(series):
         colour, dashes, shape = STYLES[seat % len(STYLES)]
         points = " ".join(
-            f"{_number(x_of(number))},{_number(y_of(value) + dodges[seat])}"
-            for number, value in enumerate(line)
+            f"{_number(x_of(number))},{_number(y_of(line[number]) + dodges[seat])}"
+            for number in drawn
         )
         dash = f' stroke-dasharray="{dashes}"' if dashes else ""
         lines.append(f'<g class="player" data-seat="{seat}">')

@@ -26,6 +26,8 @@ class Sheet(models.Model):
     name = models.CharField(_("name"), max_length=80)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # Changes in the same transaction as any change to the sheet's hands (see tally.py).
+    revision = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created"]
@@ -49,7 +51,7 @@ class Seat(models.Model):
     name = models.CharField(_("name"), max_length=40)
 
     class Meta:
-        ordering = ["sheet", "position"]
+        ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["sheet", "position"], name="seat_position_unique"),
             models.UniqueConstraint(Lower("name"), "sheet", name="seat_name_unique_ci"),
@@ -124,7 +126,7 @@ class Hand(models.Model):
     )
 
     class Meta:
-        ordering = ["sheet", "id"]
+        ordering = ["id"]
         indexes = [models.Index(fields=["sheet", "id"], name="hand_play_order")]
 
     def __str__(self):

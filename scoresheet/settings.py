@@ -80,6 +80,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and fragments travel compressed (with Django's BREACH mitigation).
+    "django.middleware.gzip.GZipMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -135,6 +137,16 @@ else:
             },
         }
     }
+
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Each sheet's hand count and totals by revision (scoresheet/tally.py): exact, never stale.
+    "tally": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "tally",
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    },
+}
 
 # The browser's own list of sheets lives in a signed cookie: no table grows with visitors.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

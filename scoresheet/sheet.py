@@ -37,10 +37,14 @@ class Standing:
 
 @dataclass(frozen=True)
 class Sheet:
+    """Rows (all of them, or the ones a caller continued with) and the state after the last."""
+
     players: int
     rows: tuple[Row, ...]
     totals: tuple[int, ...]
     next_dealer: int
+    # How many hands the sheet holds, counting the ones before ``rows`` when continued.
+    count: int
 
     @property
     def standings(self) -> tuple[Standing, ...]:
@@ -91,4 +95,5 @@ def build(
         rows=tuple(rows),
         totals=tuple(running),
         next_dealer=dealer(first_dealer, number + 1, players),
+        count=number,
     )

@@ -19,6 +19,7 @@ urlpatterns = [
     path("s/<str:token>/export.csv", views.export_csv, name="export_csv"),
     path("s/<str:token>/backup.json", views.export_json, name="export_json"),
     path("s/<str:token>/stats/", views.statistics, name="statistics"),
+    path("s/<str:token>/chart/", views.running_totals, name="chart"),
     path("s/<str:token>/share/", views.share, name="share"),
     path("s/<str:token>/qr.svg", views.qr_code, name="qr"),
     # Read-only: a second, independent secret that shows the sheet and changes nothing.
@@ -26,6 +27,7 @@ urlpatterns = [
     path("v/<str:token>/export.csv", views.export_csv, READ_ONLY, name="view_export_csv"),
     path("v/<str:token>/backup.json", views.export_json, READ_ONLY, name="view_export_json"),
     path("v/<str:token>/stats/", views.statistics, READ_ONLY, name="view_statistics"),
+    path("v/<str:token>/chart/", views.running_totals, READ_ONLY, name="view_chart"),
     path("v/<str:token>/qr.svg", views.qr_code, READ_ONLY, name="view_qr"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

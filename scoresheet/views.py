@@ -21,13 +21,15 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, scoring, stats
+from scoresheet import backup, chart, scoring, stats, tally
 from scoresheet import sheet as sheets
 from scoresheet.forms import HandForm, ImportForm, SheetForm
 from scoresheet.models import Hand, Seat, Sheet
 
 RECENT_SHEETS = 30
 KNOWN_NAMES = 40
+# The sheet page shows the latest hands; "Show all" shows the others (the totals count all).
+SHOWN = 100
 # A read-only link in this browser's list of sheets, beside the full-access tokens.
 READ_ONLY = "v/"
 
@@ -72,7 +74,7 @@ def links(sheet: Sheet, readonly: bool) -> dict:
         token, prefix = sheet.token, ""
     return {
         name: reverse(prefix + name, args=[token])
-        for name in ("sheet", "export_csv", "export_json", "statistics")
+        for name in ("sheet", "export_csv", "export_json", "statistics", "chart")
     }
 
 
@@ -81,19 +83,34 @@ def running_chart(scored: sheets.Sheet, names: list[str]) -> str:
     return mark_safe(chart.running_totals(scored, names, gettext=_))
 
 
-def sheet_context(sheet: Sheet, readonly: bool = False, **extra) -> dict:
+def sheet_context(sheet: Sheet, readonly: bool = False, show_all: bool = False, **extra) -> dict:
+    """Everything the sheet page shows: the latest ``SHOWN`` rows unless ``show_all``."""
     names, hands, scored = load(sheet)
+    rows = list(zip(scored.rows, hands, strict=True))
+    hidden = 0 if show_all else max(0, len(rows) - SHOWN)
     return {
         "sheet": sheet,
         "readonly": readonly,
         "links": links(sheet, readonly),
         "names": names,
-        "rows": list(zip(scored.rows, hands, strict=True)),
+        "rows": rows[hidden:],
+        "hidden": hidden,
         "scored": scored,
         "chart": running_chart(scored, names),
         "last_hand": hands[-1] if hands else None,
         **extra,
     }
+
+
+def locked(sheet: Sheet) -> Sheet:
+    """The sheet again, locked until the transaction ends: its changes happen one at a time."""
+    return Sheet.objects.select_for_update().get(pk=sheet.pk)
+
+
+def changed(sheet: Sheet) -> None:
+    """Every change to a sheet's hands moves its revision on, in the same transaction."""
+    sheet.revision += 1
+    sheet.save(update_fields=["revision"])
 
 
 def hand_at(sheet: Sheet, number: int) -> Hand:
@@ -177,36 +194,66 @@ def sheet(request, token, readonly=False):
     """The score sheet: totals, one row per hand, and (full access) the actions."""
     sheet = get_sheet(token, readonly)
     remember(request, sheet, readonly=readonly)
-    return render(request, "scoresheet/sheet.html", sheet_context(sheet, readonly))
+    context = sheet_context(sheet, readonly, show_all="all" in request.GET)
+    return render(request, "scoresheet/sheet.html", context)
+
+
+@require_GET
+def running_totals(request, token, readonly=False):
+    """The chart alone: the sheet's script fetches it after a change, while it is open."""
+    sheet = get_sheet(token, readonly)
+    names, _hands, scored = load(sheet)
+    context = {"chart": running_chart(scored, names), "oob": True}
+    return render(request, "scoresheet/_chart.html", context)
 
 
 def updated(request, sheet: Sheet, change: str = "all", number: int | None = None):
     """After a change: redirect a plain form, or send htmx the regions that changed.
 
-    ``change`` is "appended" (one new row), "edited" (row ``number``) or "all" (rows renumber).
+    ``change`` is "edited" (row ``number``) or "all" (rows renumber); see ``appended``.
     """
     if not request.htmx:
         return redirect(sheet)
     context = sheet_context(sheet, change=change)
-    if change == "appended":
-        context["row"] = context["rows"][-1]
-    elif change == "edited":
-        context["row"] = context["rows"][number - 1]
+    if change == "edited":
+        shown = number - 1 - context["hidden"]
+        context["row"] = context["rows"][shown] if shown >= 0 else None
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def record(sheet: Sheet, hand: Hand) -> tuple[Hand, bool]:
-    """Store a new hand once per form key: a double tap or a resubmission finds the first one."""
-    try:
-        with transaction.atomic():
-            hand.sheet = sheet
-            hand.save(force_insert=True)
-            return hand, True
-    except IntegrityError:
-        existing = Hand.objects.filter(key=hand.key, sheet=sheet).first()
-        if existing is None:
-            raise
-        return existing, False
+def appended(request, sheet: Sheet, names: list[str], hand: Hand, before: tally.Tally):
+    """After a new hand: its row, the totals and the next dealer, without re-reading the sheet."""
+    if not request.htmx:
+        return redirect(sheet)
+    players = len(names)
+    played = hand.to_scoring(players)
+    detail = scoring.breakdown(played) if played else None
+    scores = detail.scores if detail else (0,) * players
+    after = before.after(scores)
+    row = sheets.Row(
+        after.count,
+        sheets.dealer(sheet.first_dealer, after.count, players),
+        played,
+        detail,
+        scores,
+    )
+    scored = sheets.Sheet(
+        players=players,
+        rows=(row,),
+        totals=after.totals,
+        next_dealer=sheets.dealer(sheet.first_dealer, after.count + 1, players),
+        count=after.count,
+    )
+    context = {
+        "sheet": sheet,
+        "links": links(sheet, readonly=False),
+        "names": names,
+        "scored": scored,
+        "row": (row, hand),
+        "last_hand": hand,
+        "change": "appended",
+    }
+    return render(request, "scoresheet/sheet.html#changed", context)
 
 
 def form_page(request, sheet, form, *, editing=False, number=None, preview=None):
@@ -246,33 +293,46 @@ def preview_of(form: HandForm) -> dict:
 @require_http_methods(["GET", "POST"])
 def hand_new(request, token):
     """Enter a hand (or a deal everyone passed); the form's key makes saving idempotent."""
-    sheet = get_sheet(token)
-    seats = list(sheet.seats.values_list("name", flat=True))
     if request.method == "GET":
+        sheet = get_sheet(token)
+        seats = list(sheet.seats.values_list("name", flat=True))
         return form_page(request, sheet, HandForm(seats=seats))
 
-    form = HandForm(request.POST, seats=seats)
-    if "preview" in request.POST:
-        return form_page(request, sheet, form, preview=preview_of(form))
-    if "passed" in request.POST:
-        try:
-            key = uuid.UUID(request.POST.get("key", ""))
-        except ValueError:
-            key = uuid.uuid4()
-        hand, created = record(sheet, Hand(key=key, passed=True))
-        return updated(request, sheet, "appended" if created else "all")
-    if form.is_valid():
-        hand = Hand.from_scoring(form.cleaned_data["hand"], key=form.cleaned_data["key"])
-        try:
-            hand, created = record(sheet, hand)
-        except IntegrityError:
-            # The key belongs to another sheet: a tampered form. Offer a fresh one.
-            form.renew_key()
-            return form_page(request, sheet, form)
-        if created:
-            messages.success(request, _("Hand %(number)s saved.") % {"number": number_of(hand)})
-        return updated(request, sheet, "appended" if created else "all")
-    return form_page(request, sheet, form)
+    hand = None
+    try:
+        with transaction.atomic():
+            # Locked from the start: a sheet's hands are stored one at a time, in order.
+            sheet = get_object_or_404(Sheet.objects.select_for_update(), token=token)
+            seats = list(sheet.seats.values_list("name", flat=True))
+            form = HandForm(request.POST, seats=seats)
+            if "preview" in request.POST:
+                pass
+            elif "passed" in request.POST:
+                hand = Hand(key=parse_key(request.POST.get("key")) or uuid.uuid4(), passed=True)
+            elif form.is_valid():
+                hand = Hand.from_scoring(form.cleaned_data["hand"], key=form.cleaned_data["key"])
+            if hand is not None:
+                before = tally.current(sheet, len(seats))
+                hand.sheet = sheet
+                # A key used before fails here (unique): the whole transaction is undone.
+                hand.save(force_insert=True)
+                changed(sheet)
+                played = hand.to_scoring(len(seats))
+                scores = scoring.score(played) if played else (0,) * len(seats)
+                tally.keep(sheet, before.after(scores))
+    except IntegrityError:
+        first = Hand.objects.filter(key=hand.key).first()
+        if first is not None and first.sheet_id == sheet.pk:
+            # The same form sent again (a double tap, a resubmitted page): one hand.
+            return updated(request, sheet)
+        # The key belongs to another sheet: a tampered form. Offer a fresh one.
+        form.renew_key()
+        return form_page(request, sheet, form)
+    if hand is None:
+        preview = preview_of(form) if "preview" in request.POST else None
+        return form_page(request, sheet, form, preview=preview)
+    messages.success(request, _("Hand %(number)s saved.") % {"number": before.count + 1})
+    return appended(request, sheet, seats, hand, before)
 
 
 @require_POST
@@ -306,7 +366,8 @@ def hand_edit(request, token, number):
         return form_page(request, sheet, form, editing=True, number=number)
     with transaction.atomic():
         # Locked until saved: two phones correcting one hand are checked one after the other.
-        target = sheet.hands.select_for_update().filter(key=form.cleaned_data["key"]).first()
+        sheet = locked(sheet)
+        target = sheet.hands.filter(key=form.cleaned_data["key"]).first()
         if target is None:
             messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
             return updated(request, sheet)
@@ -321,6 +382,7 @@ def hand_edit(request, token, number):
             setattr(target, name, getattr(edited, name))
         target.version += 1
         target.save(update_fields=[*Hand.INPUTS, "version"])
+        changed(sheet)
     messages.success(request, _("Hand %(number)s corrected.") % {"number": number})
     return updated(request, sheet, "edited", number)
 
@@ -334,16 +396,18 @@ def hand_delete(request, token, number):
         template = "scoresheet/hand_delete.html"
         if request.htmx:
             template += "#entry"
-        context = sheet_context(sheet, hand=hand, number=number)
+        context = sheet_context(sheet, show_all=True, hand=hand, number=number)
         context["row"] = context["rows"][number - 1]
         return render(request, template, context)
     with transaction.atomic():
+        sheet = locked(sheet)
         hand = sheet.hands.filter(key=parse_key(request.POST.get("key"))).first()
         if hand is None:
             messages.info(request, _("That hand was already deleted."))
         else:
             number = number_of(hand)
             hand.delete()
+            changed(sheet)
             messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
     return updated(request, sheet)
 
@@ -361,10 +425,12 @@ def undo(request, token):
     sheet = get_sheet(token)
     key = parse_key(request.POST.get("key"))
     with transaction.atomic():
+        sheet = locked(sheet)
         last = sheet.hands.order_by("-id").first()
         if last is not None and last.key == key:
             number = sheet.hands.count()
             last.delete()
+            changed(sheet)
             messages.success(request, _("Hand %(number)s undone.") % {"number": number})
         else:
             messages.info(request, _("Nothing to undo: the last hand has changed."))

@@ -188,3 +188,21 @@ def test_no_inline_style_for_the_content_security_policy():
     assert "style=" not in markup
     assert "<style" not in markup
     assert "<script" not in markup
+
+
+def test_a_long_session_is_drawn_through_at_most_121_points_with_the_last_one():
+    import random
+
+    rng = random.Random(3)
+    hands = [
+        Hand(players=4, taker=rng.randrange(4), contract="garde", bouts=2, points=p)
+        for p in (rng.randint(20, 70) for _ in range(1000))
+    ]
+    scored = build(4, 0, hands)
+    svg = chart.running_totals(scored, ["A", "B", "C", "D"])
+    lines = re.findall(r'<polyline points="([^"]*)"', svg)
+    assert len(lines) == 4
+    for line in lines:
+        points = line.split()
+        assert 100 <= len(points) <= 121
+    assert len(svg) < 20_000

@@ -90,7 +90,10 @@ def test_names_are_escaped_on_the_statistics_page(client, make_sheet):
 def test_the_sheet_shows_the_chart_folded(client, sheet5):
     play(sheet5, 5, {"taker": 1, "partner": 3, **GARDE})
     page = text(client.get(reverse("sheet", args=[sheet5.token])))
-    assert re.search(r'<details class="chart">\s*<summary>Chart</summary>', page)
+    chart_url = reverse("chart", args=[sheet5.token])
+    assert re.search(
+        rf'<details class="chart" data-refresh="{chart_url}">\s*<summary>Chart</summary>', page
+    )
     assert 'id="chart"' in page
     lines = polylines(page)
     assert len(lines) == 5
@@ -98,17 +101,24 @@ def test_the_sheet_shows_the_chart_folded(client, sheet5):
     assert f'href="{reverse("statistics", args=[sheet5.token])}"' in page
 
 
-def test_saving_a_hand_with_htmx_updates_the_chart_out_of_band(htmx, sheet4):
+def test_after_saving_a_hand_the_chart_is_fetched_alone(htmx, sheet4):
     data = {"key": str(uuid.uuid4()), "taker": "0", **{k: str(v) for k, v in GARDE.items()}}
-    response = htmx.post(reverse("hand_new", args=[sheet4.token]), data)
-    assert response.status_code == 200
-    page = text(response)
+    saved = text(htmx.post(reverse("hand_new", args=[sheet4.token]), data))
+    # Saving stays small: the chart is not in the response; the page fetches it while open.
+    assert polylines(saved) == []
+    page = text(htmx.get(reverse("chart", args=[sheet4.token])))
     assert re.search(r'<div id="chart"[^>]*hx-swap-oob="true"', page)
     # Only the inner block is swapped, so the <details> keeps its open or closed state.
     assert '<details class="chart"' not in page
     lines = polylines(page)
     assert len(lines) == 4
     assert all(len(points) == 2 for points in lines)
+
+
+def test_the_read_only_chart(client, sheet4):
+    response = client.get(reverse("view_chart", args=[sheet4.view_token]))
+    assert response.status_code == 200
+    assert client.get(reverse("chart", args=[sheet4.view_token])).status_code == 404
 
 
 def test_saving_a_hand_without_javascript_shows_the_new_chart(client, sheet4):

@@ -23,11 +23,33 @@
     }
   });
 
+  // The chart is redrawn by the server; after a change it is fetched again, but only while
+  // its fold is open (or when it next opens), so that saving a hand stays small and fast.
+  var chartStale = false;
+  function refreshChart() {
+    var fold = document.querySelector("details.chart[data-refresh]");
+    if (!fold) return;
+    if (!fold.open) {
+      chartStale = true;
+      return;
+    }
+    chartStale = false;
+    htmx.ajax("GET", fold.dataset.refresh, { target: "#chart", swap: "outerHTML" });
+  }
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      if (event.target.matches("details.chart") && event.target.open && chartStale) refreshChart();
+    },
+    true
+  );
+
   // A saved or changed hand: show the sheet's new state.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target && event.detail.target.id === "entry") {
       var panel = event.detail.target.querySelector(".entry-panel");
       if (!panel) {
+        refreshChart();
         var rows = document.querySelectorAll("#hands .hand");
         if (rows.length) rows[rows.length - 1].scrollIntoView({ block: "nearest" });
       }

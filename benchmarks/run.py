@@ -1,0 +1,229 @@
+"""Performance budget (`make bench`): queries, server time, bytes, memory, and time on a slow phone.
+
+Builds sessions of 10, 100, 1,000 and 10,000 hands (4 and 5 players, with announcements) in a
+temporary database, measures each action in-process, then drives a real server with Chromium
+(4× CPU throttling, "Slow 4G"), prints a table and one JSON line with the same figures.
+
+    python benchmarks/run.py                   # SQLite in a temporary file
+    scripts/with-postgres python benchmarks/run.py
+"""
+
+import argparse
+import gzip
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SIZES = (10, 100, 1_000, 10_000)
+
+
+def setup_django(tmp: str) -> None:
+    os.environ.setdefault("SECRET_KEY", "benchmark-" + uuid.uuid4().hex)
+    os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["SQLITE_PATH"] = str(Path(tmp) / "bench.sqlite3")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "scoresheet.settings"
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    # In-process requests render pages without collectstatic's manifest.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    call_command("migrate", verbosity=0)
+
+
+def build_sheet(players: int, hands: int, seed: int):
+    """A session of ``hands`` valid hands with announcements, stored in bulk."""
+    import random
+
+    from harness import NAMES
+    from scoresheet import scoring
+    from scoresheet.models import Hand, Seat, Sheet
+
+    rng = random.Random(seed)
+    sheet = Sheet.objects.create(name=f"{players}p × {hands}", first_dealer=0)
+    Seat.objects.bulk_create(Seat(sheet=sheet, position=i, name=NAMES[i]) for i in range(players))
+    rows = []
+    while len(rows) < hands:
+        if rng.random() < 0.05:
+            rows.append(Hand(sheet=sheet, passed=True))
+            continue
+        bouts = rng.randint(0, 3)
+        low, high = 4 * bouts, 91 - 4 * (3 - bouts)
+        half = players in (3, 5)
+        points = rng.randint(low * 2, high * 2) / 2 if half else rng.randint(low, high)
+        partner = rng.randrange(players) if players == 5 else None
+        taker = rng.randrange(players)
+        hand = scoring.Hand(
+            players=players,
+            taker=taker,
+            contract=rng.choice(list(scoring.Contract)),
+            bouts=bouts,
+            points=str(points),
+            partner=None if partner == taker else partner,
+            petit_au_bout=rng.choice([None, None, "attack", "defence"]),
+            poignees={rng.randrange(players): "simple"} if rng.random() < 0.2 else {},
+            chelem="announced_failed" if rng.random() < 0.01 else None,
+        )
+        if not scoring.validate(hand):
+            rows.append(Hand.from_scoring(hand, sheet=sheet))
+    Hand.objects.bulk_create(rows, batch_size=2000)
+    return sheet
+
+
+def measure(call, repeat: int) -> dict:
+    """Median server time (ms) and the queries and bytes of one call."""
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    reset_queries()  # the log keeps 9,000 queries at most: start each count from empty
+    with CaptureQueriesContext(connection) as queries:
+        response = call()
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+    count = len(queries)  # now: the next request clears Django's query log
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        response = call()
+        if response.streaming:
+            b"".join(response.streaming_content)
+        times.append((time.perf_counter() - started) * 1000)
+    return {
+        "queries": count,
+        "ms": statistics.median(times),
+        "bytes": len(body),
+        "gzip_bytes": len(gzip.compress(body)),
+        "status": response.status_code,
+    }
+
+
+def server_figures(sheet, repeat: int) -> dict:
+    from django.test import Client
+
+    client = Client()
+    htmx = Client(headers={"HX-Request": "true"})
+    base = f"/s/{sheet.token}/"
+    players = sheet.seats.count()
+    hand = {
+        "taker": "1",
+        "contract": "garde",
+        "bouts": "2",
+        "points": "49",
+        "petit_au_bout": "attack",
+        "poignee_1": "simple",
+    }
+    if players == 5:
+        hand["partner"] = "3"
+
+    def save():
+        # Each run adds a hand: the session grows by the number of runs (15 by default),
+        # which the 10-hand figure includes. Undoing it would move the revision on, and the
+        # next save would recompute the totals: not what a table entering hands does.
+        return htmx.post(base + "hands/new/", {"key": str(uuid.uuid4()), **hand})
+
+    return {
+        "sheet": measure(lambda: client.get(base), repeat),
+        "save": measure(save, repeat),
+        "preview": measure(
+            lambda: htmx.post(base + "hands/preview/", {"key": str(uuid.uuid4()), **hand}),
+            repeat,
+        ),
+        "csv": measure(lambda: client.get(base + "export.csv"), max(3, repeat // 3)),
+        "backup": measure(lambda: client.get(base + "backup.json"), max(3, repeat // 3)),
+    }
+
+
+def csv_peak_memory(sheet) -> int:
+    """Peak Python memory (bytes) while streaming the CSV export to nowhere."""
+    from django.test import Client
+
+    client = Client()
+    tracemalloc.start()
+    response = client.get(f"/s/{sheet.token}/export.csv")
+    for _chunk in response.streaming_content:
+        pass
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15, help="timed runs per action")
+    parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figures")
+    args = parser.parse_args()
+
+    results = {"database": "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"}
+    with tempfile.TemporaryDirectory(prefix="tarot-bench-") as tmp:
+        setup_django(tmp)
+        rows = []
+        for players in (4, 5):
+            for size in SIZES:
+                sheet = build_sheet(players, size, seed=size + players)
+                repeat = args.repeat if size < 10_000 else max(5, args.repeat // 3)
+                figures = server_figures(sheet, repeat)
+                results[f"{players}p_{size}"] = figures
+                rows.append((players, size, figures))
+                if size in (100, 10_000):
+                    results[f"{players}p_{size}"]["csv_peak_bytes"] = csv_peak_memory(sheet)
+    report(results, rows)
+    if not args.no_browser:
+        from slow_phone import slow_phone_figures
+
+        results["slow_phone"] = slow_phone_figures()
+        print()
+        for name, value in results["slow_phone"].items():
+            print(f"slow phone  {name:<32} {value}")
+    print(json.dumps(results))
+
+
+def report(results: dict, rows: list) -> None:
+    actions = ("sheet", "save", "preview", "csv", "backup")
+    print(f"database: {results['database']}\n")
+    print(f"{'players':>7} {'hands':>6}  " + "  ".join(f"{a + ' q/ms/KB':>20}" for a in actions))
+    for players, size, figures in rows:
+        cells = [
+            f"{figures[a]['queries']:>3} {figures[a]['ms']:>8.1f} {figures[a]['bytes'] / 1024:>7.1f}"
+            for a in actions
+        ]
+        print(f"{players:>7} {size:>6}  " + "  ".join(f"{c:>20}" for c in cells))
+    print()
+    for players in (4, 5):
+        small = results[f"{players}p_10"]
+        for size in (1_000, 10_000):
+            big = results[f"{players}p_{size}"]
+            ratios = {a: big[a]["ms"] / small[a]["ms"] for a in ("sheet", "save", "preview")}
+            results[f"{players}p_ratio_{size}_10"] = ratios
+            text = ", ".join(f"{a} {r:.2f}" for a, r in ratios.items())
+            print(f"{players} players, time ratio {size:,} / 10 hands: {text}")
+        memory = (
+            results[f"{players}p_10000"]["csv_peak_bytes"]
+            / results[f"{players}p_100"]["csv_peak_bytes"]
+        )
+        results[f"{players}p_csv_memory_ratio"] = memory
+        print(
+            f"{players} players, CSV export peak memory 10,000 / 100 hands: {memory:.2f} "
+            f"({results[f'{players}p_10000']['csv_peak_bytes'] / 1024:.0f} KB)"
+        )
+        save = results[f"{players}p_10000"]["save"]
+        print(
+            f"{players} players, saved-hand response: {save['bytes']} bytes "
+            f"({save['gzip_bytes']} gzipped)"
+        )
+
+
+if __name__ == "__main__":
+    main()
