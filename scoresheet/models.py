@@ -12,8 +12,11 @@ from scoresheet import scoring
 
 
 def new_token() -> str:
-    """An unguessable, URL-safe key: 144 random bits."""
-    return secrets.token_urlsafe(18)
+    """An unguessable, URL-safe key: 144 random bits, never starting with "-" (a command
+    line would take it for an option)."""
+    while (token := secrets.token_urlsafe(18)).startswith("-"):
+        pass
+    return token
 
 
 class Sheet(models.Model):

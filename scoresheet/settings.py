@@ -9,7 +9,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
-from csp.constants import NONE, SELF
+from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import lan
@@ -188,7 +188,8 @@ CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
-        "style-src": [SELF],
+        # The page's own stylesheet is inlined with a per-response nonce; no 'unsafe-inline'.
+        "style-src": [SELF, NONCE],
         "img-src": [SELF, "data:"],
         "connect-src": [SELF],
         "form-action": [SELF],

@@ -19,6 +19,12 @@ def played(client, sheet4):
     return sheet4
 
 
+def test_tokens_never_start_with_a_dash():
+    from scoresheet.models import new_token
+
+    assert not any(new_token().startswith("-") for _ in range(2000))
+
+
 def test_the_two_links_are_independent_secrets(make_sheet):
     sheets = [make_sheet(name=f"s{i}") for i in range(3)]
     tokens = [t for s in sheets for t in (s.token, s.view_token)]

@@ -6,7 +6,6 @@ import uuid
 
 import pytest
 from django.core.cache import caches
-from django.urls import reverse
 
 from scoresheet import sheet as sheets
 from scoresheet import tally

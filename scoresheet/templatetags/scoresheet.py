@@ -1,8 +1,13 @@
 """Small filters for showing scores: signs that read without colour, seat names, labels."""
 
+import functools
 from decimal import Decimal
+from pathlib import Path
 
 from django import template
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.utils.safestring import mark_safe
 
 from scoresheet.models import Camp, Chelem
 
@@ -59,3 +64,15 @@ def chelem_label(value) -> str:
 def minus(value: int) -> str:
     """−42 with a true minus sign, 106 with no sign."""
     return f"−{-value}" if value < 0 else str(value)
+
+
+@functools.cache
+def _static_text(path: str) -> str:
+    return Path(finders.find(path)).read_text(encoding="utf-8")
+
+
+@register.simple_tag
+def inline_static(path: str) -> str:
+    """One of the app's own static files, inlined (read once; at every request in DEBUG)."""
+    text = _static_text.__wrapped__(path) if settings.DEBUG else _static_text(path)
+    return mark_safe(text)

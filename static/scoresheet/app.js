@@ -48,7 +48,11 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target && event.detail.target.id === "entry") {
       var panel = event.detail.target.querySelector(".entry-panel");
-      if (!panel) {
+      if (panel) {
+        // Keyboard and screen-reader users land in the form that just opened.
+        var title = panel.querySelector("h2[tabindex]");
+        if (title) title.focus({ preventScroll: true });
+      } else {
         refreshChart();
         var rows = document.querySelectorAll("#hands .hand");
         if (rows.length) rows[rows.length - 1].scrollIntoView({ block: "nearest" });
@@ -63,9 +67,16 @@
     var label = document.querySelector(".dealer-" + (Number(match[1]) + 1) + " span");
     if (label) label.textContent = event.target.value.trim() || label.dataset.default;
   });
-  document.querySelectorAll(".dealer-choice span").forEach(function (label, seat) {
-    label.dataset.default = label.textContent;
-    var input = document.getElementById("id_player_" + seat);
-    if (input && input.value.trim()) label.textContent = input.value.trim();
+  // Loaded async: the page may still be parsing.
+  function ready(run) {
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", run);
+    else run();
+  }
+  ready(function () {
+    document.querySelectorAll(".dealer-choice span").forEach(function (label, seat) {
+      label.dataset.default = label.textContent;
+      var input = document.getElementById("id_player_" + seat);
+      if (input && input.value.trim()) label.textContent = input.value.trim();
+    });
   });
 })();

@@ -1,0 +1,110 @@
+"""Browser tests: Debian's Chromium, driven by Playwright, against pytest-django's live server.
+
+Playwright never downloads a browser here: it always launches /usr/bin/chromium. Without it the
+browser tests skip (with the reason below); nothing else makes them skip.
+"""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+from playwright.sync_api import sync_playwright
+
+HERE = Path(__file__).resolve().parent
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# axe-core, from the npm registry, at the version pinned by package-lock.json.
+AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
+# The phones of the issue, and a laptop.
+PHONES = ["Pixel 7", "iPhone 13"]
+DESKTOP = "Desktop Chrome"
+
+
+def pytest_collection_modifyitems(config, items):
+    if CHROMIUM.exists():
+        return
+    skip = pytest.mark.skip(
+        reason=f"browser tests need Chromium at {CHROMIUM} (apt-get install chromium)"
+    )
+    for item in items:
+        if HERE in Path(str(item.path)).parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="package")
+def playwright():
+    # Playwright's sync API marks an asyncio loop as running in this thread, which Django's
+    # ORM takes for an async context; the tests' ORM calls are synchronous, so allow them.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as driver:
+            yield driver
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="package")
+def browser(playwright):
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+def device(playwright, name: str) -> dict:
+    """A Playwright device descriptor, for Chromium (the iPhone's says WebKit)."""
+    descriptor = dict(playwright.devices[name])
+    descriptor.pop("default_browser_type", None)
+    return descriptor
+
+
+@pytest.fixture
+def open_page(playwright, browser, live_server):
+    """A fresh browser profile (no cookies) on a device; returns its page, at the live server."""
+    contexts = []
+
+    def open_(name: str = "Pixel 7", **options):
+        options.setdefault("locale", "en-GB")
+        context = browser.new_context(
+            **device(playwright, name), base_url=live_server.url, **options
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The browsers ask for English (en-GB): the labels the tests look for are English too,
+    whatever language an earlier test left active in this thread."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """axe-core's script; ``npm ci`` fetches the pinned version when it is not installed yet."""
+    if not AXE.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("axe-core is missing and npm is not installed (apt-get install npm)")
+        subprocess.run([npm, "ci", "--prefix", str(HERE), "--no-audit", "--no-fund"], check=True)
+    return AXE

@@ -1,0 +1,163 @@
+"""The score sheet as a player's thumb uses it: taps on the segmented choices, typed names and
+points, and what the page shows back (preview, rows, totals), read in the page's own words.
+"""
+
+from decimal import Decimal
+
+from playwright.sync_api import Locator, Page, expect
+
+from scoresheet import scoring
+from scoresheet.models import Camp, Chelem, Contract, Poignee
+
+
+def signed(value: int) -> str:
+    """A score as the sheet writes it: +318, −106 (a true minus sign), 0."""
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def points_text(points: Decimal) -> str:
+    return str(points.quantize(Decimal(1))) if points == points.to_integral() else str(points)
+
+
+class SheetPage:
+    """One browser tab on the app: it taps on a phone, and clicks on a laptop."""
+
+    def __init__(self, page: Page):
+        self.page = page
+        # A phone's descriptor turns touch on (has_touch); a laptop's does not.
+        self.touch = page.evaluate("navigator.maxTouchPoints > 0")
+
+    def tap(self, target: Locator) -> None:
+        if self.touch:
+            target.tap()
+        else:
+            target.click()
+
+    def type_into(self, field: Locator, text: str) -> None:
+        """Tap a text field and type, as the phone's keyboard does."""
+        self.tap(field)
+        field.press("ControlOrMeta+a")
+        field.press("Delete")
+        self.page.keyboard.type(text)
+
+    def choose(self, group: str, option: str, scope: Locator | None = None) -> None:
+        """Tap an option of a segmented choice: a radio group named by its legend."""
+        scope = scope or self.page.locator("body")
+        radio = scope.get_by_role("group", name=group, exact=True).get_by_role(
+            "radio", name=option, exact=True
+        )
+        self.tap(radio)
+        expect(radio).to_be_checked()
+
+    # A new session
+
+    def create_session(self, names: list[str], first_dealer: int = 0, name: str = "") -> str:
+        """Fill the new-session form by taps and typing; returns the sheet's path."""
+        self.page.goto("/")
+        self.tap(self.page.get_by_role("link", name="New session"))
+        self.choose("Number of players", str(len(names)))
+        seats = self.page.get_by_role("group", name="Players, in seating order")
+        for seat, player in enumerate(names):
+            self.type_into(seats.get_by_label(f"Player {seat + 1}", exact=True), player)
+        # By position: with JavaScript the choices take the names typed, without it "Player N".
+        dealer = self.page.get_by_role("group", name="First dealer").get_by_role("radio")
+        self.tap(dealer.nth(first_dealer))
+        expect(dealer.nth(first_dealer)).to_be_checked()
+        if name:
+            self.type_into(self.page.get_by_label("Session name"), name)
+        self.tap(self.page.get_by_role("button", name="Start the session"))
+        self.page.wait_for_url("**/s/*/")
+        return self.page.url.removeprefix(self.page.url.split("/s/")[0])
+
+    # A hand
+
+    @property
+    def form(self) -> Locator:
+        return self.page.locator("form.hand-form")
+
+    def open_new_hand(self) -> None:
+        self.tap(self.page.get_by_role("link", name="New hand"))
+        expect(self.form).to_be_visible()
+
+    def fill_hand(self, hand: scoring.Hand, names: list[str], defence_points=False, step=False):
+        """Enter a hand's inputs on the open form, by taps (and the points typed).
+
+        ``defence_points``: type the defence's points and tick the switch. ``step``: type the
+        whole points, then tap + for the half point.
+        """
+        form = self.form
+        self.choose("Taker", names[hand.taker], form)
+        self.choose("Contract", Contract(hand.contract).label, form)
+        if hand.players == 5:
+            partner = "alone" if hand.partner is None else names[hand.partner]
+            self.choose("Partner", partner, form)
+        self.choose("Bouts", str(hand.bouts), form)
+        points = Decimal(hand.points)
+        typed = scoring.FFT.total_points - points if defence_points else points
+        field = form.get_by_label("Points", exact=True)
+        if step:
+            self.type_into(field, points_text(typed - Decimal("0.5")))
+            self.tap(form.get_by_role("button", name="One point more"))
+        else:
+            self.type_into(field, points_text(typed))
+        expect(field).to_have_value(points_text(typed))
+        switch = form.get_by_label("These are the defence's points")
+        if switch.is_checked() != defence_points:
+            self.tap(switch)
+        announced = hand.petit_au_bout or hand.poignees or hand.chelem or hand.defence_chelem
+        fold = form.locator("details.announcements")
+        if announced and fold.get_attribute("open") is None:
+            self.tap(fold.locator("summary"))
+        if announced:
+            petit = Camp(hand.petit_au_bout).label if hand.petit_au_bout else "none"
+            self.choose("Petit au bout", str(petit), form)
+            for seat, size in hand.poignees.items():
+                trumps = scoring.FFT.poignee_trumps[hand.players][size]
+                self.choose(names[seat], f"{Poignee(size).label} ({trumps})", form)
+            chelem = Chelem(hand.chelem).label if hand.chelem else "none"
+            self.choose("Chelem", str(chelem), form)
+            switch = form.get_by_label("Chelem by the defence")
+            if switch.is_checked() != hand.defence_chelem:
+                self.tap(switch)
+
+    def expect_preview(self, hand: scoring.Hand, names: list[str]) -> None:
+        """The live preview shows the row ``score()`` gives, before anything is saved."""
+        preview = self.page.locator("#preview")
+        expect(preview.locator(".preview-scores .name")).to_have_text(names)
+        expect(preview.locator(".preview-scores .score")).to_have_text(
+            [signed(value) for value in scoring.score(hand)]
+        )
+        detail = scoring.breakdown(hand)
+        expect(preview.locator(".formula")).to_contain_text(detail.expression())
+
+    def save(self) -> None:
+        self.tap(self.form.get_by_role("button", name="Save the hand"))
+        expect(self.page.locator("#entry .entry-panel")).to_have_count(0)
+
+    def pass_deal(self) -> None:
+        self.tap(self.form.get_by_role("button", name="Everyone passed"))
+        expect(self.page.locator("#entry .entry-panel")).to_have_count(0)
+
+    # What the sheet shows
+
+    def row(self, number: int) -> Locator:
+        return self.page.locator(f"#hand-{number}")
+
+    def expect_row(self, number: int, scores) -> None:
+        expect(self.row(number).locator(".scores .score")).to_have_text(
+            [signed(value) for value in scores]
+        )
+        expect(self.row(number).locator(".checksum")).to_have_text("Σ 0 ✓")
+
+    def expect_totals(self, names: list[str], totals) -> None:
+        totals_box = self.page.locator("#totals")
+        expect(totals_box.locator(".total .name")).to_have_text(names)
+        expect(totals_box.locator(".total .score")).to_have_text(
+            [signed(value) for value in totals]
+        )
+
+    def open_row(self, number: int) -> Locator:
+        row = self.row(number)
+        if row.get_attribute("open") is None:
+            self.tap(row.locator("summary"))
+        return row
