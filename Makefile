@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run dev test lint format messages screenshots clean
+.PHONY: run dev test lint format messages screenshots bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,10 @@ messages: $(VENV)/.installed
 # Phone-width screenshots of the main pages into docs/ (needs Debian's chromium).
 screenshots: $(VENV)/.installed-test
 	$(BIN)/python scripts/screenshots.py
+
+# The performance budget (benchmarks/run.py): queries, server time, bytes, memory, slow phone.
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3 tests/e2e/node_modules
