@@ -221,22 +221,11 @@ def updated(request, sheet: Sheet, change: str = "all", number: int | None = Non
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def appended(request, sheet: Sheet, names: list[str], hand: Hand, before: tally.Tally):
+def appended(request, sheet: Sheet, names: list[str], hand: Hand, row: sheets.Row, after):
     """After a new hand: its row, the totals and the next dealer, without re-reading the sheet."""
     if not request.htmx:
         return redirect(sheet)
     players = len(names)
-    played = hand.to_scoring(players)
-    detail = scoring.breakdown(played) if played else None
-    scores = detail.scores if detail else (0,) * players
-    after = before.after(scores)
-    row = sheets.Row(
-        after.count,
-        sheets.dealer(sheet.first_dealer, after.count, players),
-        played,
-        detail,
-        scores,
-    )
     scored = sheets.Sheet(
         players=players,
         rows=(row,),
@@ -318,8 +307,10 @@ def hand_new(request, token):
                 hand.save(force_insert=True)
                 changed(sheet)
                 played = hand.to_scoring(len(seats))
-                scores = scoring.score(played) if played else (0,) * len(seats)
-                tally.keep(sheet, before.after(scores))
+                detail = scoring.breakdown(played) if played else None
+                scores = detail.scores if detail else (0,) * len(seats)
+                after = before.after(scores)
+                tally.keep(sheet, after)
     except IntegrityError:
         first = Hand.objects.filter(key=hand.key).first()
         if first is not None and first.sheet_id == sheet.pk:
@@ -331,8 +322,10 @@ def hand_new(request, token):
     if hand is None:
         preview = preview_of(form) if "preview" in request.POST else None
         return form_page(request, sheet, form, preview=preview)
-    messages.success(request, _("Hand %(number)s saved.") % {"number": before.count + 1})
-    return appended(request, sheet, seats, hand, before)
+    messages.success(request, _("Hand %(number)s saved.") % {"number": after.count})
+    dealer = sheets.dealer(sheet.first_dealer, after.count, len(seats))
+    row = sheets.Row(after.count, dealer, played, detail, scores)
+    return appended(request, sheet, seats, hand, row, after)
 
 
 @require_POST
