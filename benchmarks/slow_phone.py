@@ -13,15 +13,8 @@ import sys
 from harness import Phone, Server
 from playwright.sync_api import sync_playwright
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from scripts import chromium
+
 # DevTools' "Slow 4G" preset (formerly "Fast 3G"): bytes per second and milliseconds.
 SLOW_4G = {
     "offline": False,
@@ -101,7 +94,7 @@ def slow_phone_figures() -> dict:
             assert phone.play(token, phone.random_hand(5))[1]
         url = f"{server.base}/s/{token}/"
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = chromium.launch(p)
             device = p.devices["Pixel 7"]
             slow = [measure(browser, device, url, network=True) for _ in range(RUNS)]
             cpu_only = [measure(browser, device, url, network=False) for _ in range(RUNS)]

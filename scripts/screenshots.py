@@ -15,17 +15,11 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts import chromium  # noqa: E402
+
 DOCS = ROOT / "docs"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HANDS = [
     # taker, contract, partner, bouts, points, extras
     ("Ana", "Garde", "Chloé", "2", "49", {"petit": "attack"}),
@@ -95,7 +89,7 @@ def main() -> None:
         server = serve(Path(tmp) / "db.sqlite3", port)
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = chromium.launch(p, os.environ.get("CHROMIUM", chromium.CHROMIUM))
                 context = browser.new_context(**p.devices["Pixel 7"], locale="en-GB")
                 page = context.new_page()
                 base = f"http://127.0.0.1:{port}"

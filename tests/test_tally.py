@@ -1,14 +1,13 @@
 """Saving a hand answers with totals kept per revision: they must always be the real ones."""
 
 import random
-import re
 import uuid
 
 import pytest
 from django.core.cache import caches
 
-from scoresheet import sheet as sheets
 from scoresheet import tally
+from tests.reading import shown_totals, totals_of
 
 pytestmark = pytest.mark.django_db
 
@@ -22,18 +21,6 @@ HANDS = [
 
 def post(client, path, data, **headers):
     return client.post(path, {k: str(v) for k, v in data.items()}, **headers)
-
-
-def recomputed(sheet):
-    names = list(sheet.seats.values_list("name", flat=True))
-    hands = [h.to_scoring(len(names)) for h in sheet.hands.all()]
-    return sheets.build(len(names), sheet.first_dealer, hands).totals
-
-
-def shown_totals(html):
-    block = re.search(r'<section id="totals".*?</section>', html, re.S).group(0)
-    found = re.findall(r'class="score [a-z]+">([+−]?\d+)<', block)
-    return tuple(int(v.replace("−", "-").replace("+", "")) for v in found)
 
 
 def test_every_answer_shows_the_real_totals_whatever_happened_before(
@@ -65,7 +52,7 @@ def test_every_answer_shows_the_real_totals_whatever_happened_before(
             else:
                 response = post(htmx, base + "undo/", {"key": hands[-1].key})
         assert response.status_code == 200, (step, action)
-        assert shown_totals(response.content.decode()) == recomputed(sheet4), (step, action)
+        assert shown_totals(response.content.decode()) == totals_of(sheet4), (step, action)
     assert sheet4.hands.count() > 5
 
 
@@ -80,7 +67,7 @@ def test_a_save_after_a_correction_does_not_use_the_totals_from_before_it(
         post(client, base + "hands/1/edit/", {"key": hand.key, "version": 1, **HANDS[3]})
     with django_capture_on_commit_callbacks(execute=True):
         response = post(htmx, base + "hands/new/", {"key": uuid.uuid4(), **HANDS[1]})
-    assert shown_totals(response.content.decode()) == recomputed(sheet4)
+    assert shown_totals(response.content.decode()) == totals_of(sheet4)
 
 
 def test_the_tally_is_kept_per_revision_and_only_once_committed(
@@ -110,7 +97,7 @@ def test_saving_a_hand_costs_the_same_queries_at_two_sizes(
         with django_assert_max_num_queries(6) as captured:
             response = post(htmx, base + "hands/new/", {"key": uuid.uuid4(), **HANDS[1]})
         counts.append(len(captured.captured_queries))
-        assert shown_totals(response.content.decode()) == recomputed(sheet)
+        assert shown_totals(response.content.decode()) == totals_of(sheet)
     assert counts[0] == counts[1]
 
 
@@ -130,4 +117,4 @@ def test_sheet_page_queries_at_two_sizes(client, htmx, sheet4, django_assert_max
     assert "Show the 30 earlier hands" in page
     every = client.get(base + "?all").content.decode()
     assert 'id="hand-1"' in every
-    assert shown_totals(every) == shown_totals(page) == recomputed(sheet4)
+    assert shown_totals(every) == shown_totals(page) == totals_of(sheet4)

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoresheet import scoring
-from scoresheet import sheet as sheets
 from scoresheet.models import Hand, Seat, Sheet
+from tests.reading import shown_totals, totals_of
 
 pytestmark = pytest.mark.django_db
 
@@ -54,19 +54,6 @@ def url(name, sheet, *args):
 def hand_data(**fields):
     """A POST for the hand form, with a fresh idempotency key."""
     return {"key": str(uuid.uuid4()), **{k: str(v) for k, v in fields.items()}}
-
-
-def totals_of(sheet):
-    names = list(sheet.seats.values_list("name", flat=True))
-    hands = [h.to_scoring(len(names)) for h in sheet.hands.all()]
-    return sheets.build(len(names), sheet.first_dealer, hands).totals
-
-
-def shown_totals(html):
-    """The totals as the sheet page shows them, in seat order."""
-    block = re.search(r'<section id="totals".*?</section>', html, re.S).group(0)
-    found = re.findall(r'class="score [a-z]+">([+−]?\d+)<', block)
-    return tuple(int(value.replace("−", "-").replace("+", "")) for value in found)
 
 
 def text(response):

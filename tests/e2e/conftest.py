@@ -13,17 +13,10 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import sync_playwright
 
+from scripts import chromium
+
 HERE = Path(__file__).resolve().parent
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+CHROMIUM = Path(chromium.CHROMIUM)
 # axe-core, from the npm registry, at the version pinned by package-lock.json.
 AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"
 # The phones of the issue, and a laptop.
@@ -60,7 +53,7 @@ def playwright():
 
 @pytest.fixture(scope="package")
 def browser(playwright):
-    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    browser = chromium.launch(playwright)
     yield browser
     browser.close()
 

@@ -1,0 +1,19 @@
+"""How tests read a sheet: the totals a page shows, and the totals its stored hands give."""
+
+import re
+
+from scoresheet import sheet as sheets
+
+
+def totals_of(sheet) -> tuple[int, ...]:
+    """Each seat's total, scored afresh from the stored hands."""
+    names = list(sheet.seats.values_list("name", flat=True))
+    hands = [h.to_scoring(len(names)) for h in sheet.hands.all()]
+    return sheets.build(len(names), sheet.first_dealer, hands).totals
+
+
+def shown_totals(html: str) -> tuple[int, ...]:
+    """The totals as the page (or an htmx answer) shows them, in seat order."""
+    block = re.search(r'<section id="totals".*?</section>', html, re.S).group(0)
+    found = re.findall(r'class="score [a-z]+">([+−]?\d+)<', block)
+    return tuple(int(value.replace("−", "-").replace("+", "")) for value in found)
