@@ -184,7 +184,9 @@ def main():
                 if size in (100, 10_000):
                     results[f"{players}p_{size}"]["csv_peak_bytes"] = csv_peak_memory(sheet)
     report(results, rows)
-    if not args.no_browser:
+    if not args.no_browser and not Path("/usr/bin/chromium").exists():
+        print("\nslow phone: skipped, no /usr/bin/chromium (apt-get install chromium)")
+    elif not args.no_browser:
         # Its own process: it serves the app with gunicorn on its own database.
         found = subprocess.run(
             [sys.executable, str(Path(__file__).with_name("slow_phone.py"))],
