@@ -491,14 +491,10 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
     blank = [""] * (len(header) - players)
     totals = (0,) * players
     # One query read in chunks: a long session streams without being held in memory.
-    hands = sheet.hands.iterator(chunk_size=500)
-    for number, stored in enumerate(hands, start=1):
-        scored = sheets.build(
-            players, sheet.first_dealer, [stored.to_scoring(players)], number, totals
-        )
-        totals = scored.totals
-        line = csv_row(scored.rows[0], names)
-        yield [*line, *blank[len(line) :], *scored.rows[0].scores]
+    hands = (stored.to_scoring(players) for stored in sheet.hands.iterator(chunk_size=500))
+    for row, totals in sheets.scored_rows(players, sheet.first_dealer, hands):  # noqa: B007
+        line = csv_row(row, names)
+        yield [*line, *blank[len(line) :], *row.scores]
     yield [gettext("Total"), *blank[1:], *totals]
 
 

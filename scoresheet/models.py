@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import scoring
+from scoresheet import sheet as sheets
 
 
 def new_token() -> str:
@@ -44,6 +45,18 @@ class Sheet(models.Model):
     def get_view_url(self):
         """The read-only link."""
         return reverse("view_sheet", args=[self.view_token])
+
+    def load(self) -> tuple[list[str], list["Hand"], sheets.Sheet]:
+        """The seat names, the stored hands in play order, and the sheet they score.
+
+        Reads ``seats`` and ``hands`` through their managers, so a prefetch serves them.
+        """
+        names = [seat.name for seat in self.seats.all()]
+        hands = list(self.hands.all())
+        scored = sheets.build(
+            len(names), self.first_dealer, (hand.to_scoring(len(names)) for hand in hands)
+        )
+        return names, hands, scored
 
 
 class Seat(models.Model):
@@ -159,7 +172,7 @@ class Hand(models.Model):
             taker=hand.taker,
             contract=str(hand.contract),
             bouts=hand.bouts,
-            points=scoring.breakdown(hand).points,
+            points=scoring.card_points(hand.points),
             partner=hand.partner,
             petit_au_bout=str(hand.petit_au_bout or ""),
             poignees={str(seat): str(size) for seat, size in hand.poignees.items() if size},

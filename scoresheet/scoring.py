@@ -29,6 +29,7 @@ __all__ = [
     "Problem",
     "Rules",
     "breakdown",
+    "card_points",
     "score",
     "validate",
     "warnings",
@@ -189,11 +190,6 @@ class Breakdown:
     per_defender: int
     scores: tuple[int, ...]
 
-    @property
-    def margin(self) -> int:
-        """Made or lost by this much (the rounded difference)."""
-        return self.diff
-
     def expression(self) -> str:
         """The sum that gives ``per_defender``, e.g. ``(25 + 8) × 2 + 20 petit au bout``."""
         sign = "" if self.made else "−"
@@ -224,7 +220,9 @@ def _as_int(value: object) -> int | None:
     return None
 
 
-def _as_points(value: object) -> Decimal | None:
+def card_points(value: object) -> Decimal | None:
+    """Card points as a Decimal, from an int, a float, a Decimal or a string ("40.5", "40,5");
+    None when it is not a finite number."""
     if isinstance(value, bool):
         return None
     if isinstance(value, float):
@@ -306,7 +304,7 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
         bad("bouts", _("Bouts: the attack holds 0, 1, 2 or 3 bouts."))
         bouts = None
 
-    points = _as_points(hand.points)
+    points = card_points(hand.points)
     if points is None:
         bad("points", _("Points: enter a number of card points."))
     elif not 0 <= points <= rules.total_points:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from scoresheet import scoring
@@ -37,13 +37,13 @@ class Standing:
 
 @dataclass(frozen=True)
 class Sheet:
-    """Rows (all of them, or the ones a caller continued with) and the state after the last."""
+    """Rows and the state after the last; ``rows`` may hold only the latest (see views)."""
 
     players: int
     rows: tuple[Row, ...]
     totals: tuple[int, ...]
     next_dealer: int
-    # How many hands the sheet holds, counting the ones before ``rows`` when continued.
+    # How many hands the sheet holds, whether or not ``rows`` shows them all.
     count: int
 
     @property
@@ -68,32 +68,31 @@ def dealer(first_dealer: int, number: int, players: int) -> int:
     return (first_dealer + number - 1) % players
 
 
-def build(
-    players: int,
-    first_dealer: int,
-    hands: Iterable[scoring.Hand | None],
-    first_number: int = 1,
-    totals: tuple[int, ...] | None = None,
-) -> Sheet:
-    """Score every hand in play order (None is a passed deal) and keep the running totals.
-
-    ``first_number`` and ``totals`` let a caller continue a sheet from a known point.
-    """
-    running = list(totals or (0,) * players)
-    rows = []
-    number = first_number - 1
-    for number, hand in enumerate(hands, start=first_number):
+def scored_rows(
+    players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]
+) -> Iterator[tuple[Row, tuple[int, ...]]]:
+    """Each hand's row, in play order (None is a passed deal), with the running totals after
+    it: one at a time, so a long sheet can stream."""
+    totals = (0,) * players
+    for number, hand in enumerate(hands, start=1):
         if hand is None:
             detail, scores = None, (0,) * players
         else:
             detail = scoring.breakdown(hand)
             scores = detail.scores
-        running = [total + score for total, score in zip(running, scores, strict=True)]
-        rows.append(Row(number, dealer(first_dealer, number, players), hand, detail, scores))
+        totals = tuple(total + score for total, score in zip(totals, scores, strict=True))
+        yield Row(number, dealer(first_dealer, number, players), hand, detail, scores), totals
+
+
+def build(players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]) -> Sheet:
+    """Score every hand in play order (None is a passed deal) and keep the running totals."""
+    rows, totals = [], (0,) * players
+    for row, totals in scored_rows(players, first_dealer, hands):  # noqa: B007
+        rows.append(row)
     return Sheet(
         players=players,
         rows=tuple(rows),
-        totals=tuple(running),
-        next_dealer=dealer(first_dealer, number + 1, players),
-        count=number,
+        totals=totals,
+        next_dealer=dealer(first_dealer, len(rows) + 1, players),
+        count=len(rows),
     )

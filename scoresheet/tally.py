@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from django.core.cache import caches
 from django.db import transaction
 
-from scoresheet import sheet as sheets
-
 
 @dataclass(frozen=True)
 class Tally:
@@ -33,18 +31,12 @@ def _key(sheet) -> str:
     return f"tally:{sheet.token}:{sheet.revision}"
 
 
-def of_hands(sheet, players: int) -> Tally:
-    """Computed from the stored hands, as the sheet page computes it."""
-    hands = [hand.to_scoring(players) for hand in sheet.hands.all()]
-    scored = sheets.build(players, sheet.first_dealer, hands)
-    return Tally(scored.count, scored.totals)
-
-
-def current(sheet, players: int) -> Tally:
+def current(sheet) -> Tally:
     """The tally at ``sheet.revision``; call it with the sheet locked (select_for_update)."""
     found = caches["tally"].get(_key(sheet))
     if found is None:
-        found = of_hands(sheet, players)
+        _names, _hands, scored = sheet.load()
+        found = Tally(scored.count, scored.totals)
         keep(sheet, found)
     return found
 

@@ -56,16 +56,6 @@ def get_sheet(token: str, readonly: bool = False) -> Sheet:
     return get_object_or_404(Sheet, token=token)
 
 
-def load(sheet: Sheet) -> tuple[list[str], list[Hand], sheets.Sheet]:
-    """The seat names, the stored hands in play order and the scored sheet."""
-    names = list(sheet.seats.values_list("name", flat=True))
-    hands = list(sheet.hands.all())
-    scored = sheets.build(
-        len(names), sheet.first_dealer, (h.to_scoring(len(names)) for h in hands)
-    )
-    return names, hands, scored
-
-
 def links(sheet: Sheet, readonly: bool) -> dict:
     """The URLs a page of this sheet links to, under the link it was opened with."""
     if readonly:
@@ -85,7 +75,7 @@ def running_chart(scored: sheets.Sheet, names: list[str]) -> str:
 
 def sheet_context(sheet: Sheet, readonly: bool = False, show_all: bool = False, **extra) -> dict:
     """Everything the sheet page shows: the latest ``SHOWN`` rows unless ``show_all``."""
-    names, hands, scored = load(sheet)
+    names, hands, scored = sheet.load()
     rows = list(zip(scored.rows, hands, strict=True))
     hidden = 0 if show_all else max(0, len(rows) - SHOWN)
     return {
@@ -143,11 +133,7 @@ def recent_sheets(request) -> list[dict]:
             continue
         sheet, readonly = by_entry[entry]
         shown.add(sheet.pk)
-        names = [seat.name for seat in sheet.seats.all()]
-        hands = list(sheet.hands.all())
-        scored = sheets.build(
-            len(names), sheet.first_dealer, (h.to_scoring(len(names)) for h in hands)
-        )
+        names, hands, scored = sheet.load()
         recent.append(
             {
                 "sheet": sheet,
@@ -202,7 +188,7 @@ def sheet(request, token, readonly=False):
 def running_totals(request, token, readonly=False):
     """The chart alone: the sheet's script fetches it after a change, while it is open."""
     sheet = get_sheet(token, readonly)
-    names, _hands, scored = load(sheet)
+    names, _hands, scored = sheet.load()
     context = {"chart": running_chart(scored, names), "oob": True}
     return render(request, "scoresheet/_chart.html", context)
 
@@ -274,7 +260,6 @@ def preview_of(form: HandForm) -> dict:
         "breakdown": detail,
         "scores": list(zip(form.seats, detail.scores, strict=True)),
         "warnings": [w.translated(_) for w in scoring.warnings(hand)],
-        "attack_points": detail.points,
         "converted": form.cleaned_data.get("counted_by_defence"),
     }
 
@@ -301,7 +286,7 @@ def hand_new(request, token):
             elif form.is_valid():
                 hand = Hand.from_scoring(form.cleaned_data["hand"], key=form.cleaned_data["key"])
             if hand is not None:
-                before = tally.current(sheet, len(seats))
+                before = tally.current(sheet)
                 hand.sheet = sheet
                 # A key used before fails here (unique): the whole transaction is undone.
                 hand.save(force_insert=True)
@@ -434,7 +419,7 @@ def undo(request, token):
 def statistics(request, token, readonly=False):
     """A session's statistics and its running-totals chart."""
     sheet = get_sheet(token, readonly)
-    names, _hands, scored = load(sheet)
+    names, _hands, scored = sheet.load()
     context = {
         "sheet": sheet,
         "readonly": readonly,

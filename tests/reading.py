@@ -2,14 +2,10 @@
 
 import re
 
-from scoresheet import sheet as sheets
-
 
 def totals_of(sheet) -> tuple[int, ...]:
     """Each seat's total, scored afresh from the stored hands."""
-    names = list(sheet.seats.values_list("name", flat=True))
-    hands = [h.to_scoring(len(names)) for h in sheet.hands.all()]
-    return sheets.build(len(names), sheet.first_dealer, hands).totals
+    return sheet.load()[2].totals
 
 
 def shown_totals(html: str) -> tuple[int, ...]:

@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoresheet import backup, scoring
-from scoresheet import sheet as sheets
 from scoresheet.models import Hand, Seat, Sheet
 
 pytestmark = pytest.mark.django_db
@@ -22,10 +21,7 @@ def counts():
 
 
 def scored(sheet):
-    names = list(sheet.seats.values_list("name", flat=True))
-    return sheets.build(
-        len(names), sheet.first_dealer, [h.to_scoring(len(names)) for h in sheet.hands.all()]
-    )
+    return sheet.load()[2]
 
 
 def csv_of(sheet):

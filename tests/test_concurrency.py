@@ -13,8 +13,8 @@ from django.db import connection, connections
 from django.test import Client
 from django.urls import reverse
 
-from scoresheet import sheet as sheets
 from scoresheet.models import Hand
+from tests.reading import totals_of
 
 GARDE = {"taker": "0", "contract": "garde", "bouts": "2", "points": "49"}
 
@@ -22,12 +22,6 @@ postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql",
     reason="two writers at once need PostgreSQL; SQLite serialises them",
 )
-
-
-def totals(sheet):
-    names = list(sheet.seats.values_list("name", flat=True))
-    rows = [h.to_scoring(len(names)) for h in sheet.hands.all()]
-    return sheets.build(len(names), sheet.first_dealer, rows).totals
 
 
 def at_once(*calls):
@@ -94,7 +88,7 @@ def test_two_phones_saving_at_the_same_moment_store_both(sheet4):
     assert sheet4.hands.count() == 4
     # Numbered in the order they were stored; every total is the sum of its column.
     assert sorted(h.taker for h in sheet4.hands.all()) == [0, 1, 2, 3]
-    assert totals(sheet4) == (0, 0, 0, 0)
+    assert totals_of(sheet4) == (0, 0, 0, 0)
 
 
 @postgresql_only

@@ -375,7 +375,7 @@ def test_source_example(hand, row):
 def test_threshold(players, bouts, points, made, diff):
     detail = breakdown(Hand(players, 0, "prise", bouts, points))
     assert detail.made is made
-    assert detail.diff == detail.margin == diff
+    assert detail.diff == diff
     assert detail.per_defender == (25 + diff if made else -(25 + diff))
 
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoresheet.scoring import Contract, Hand, InvalidHand
-from scoresheet.sheet import build, dealer
+from scoresheet.sheet import build, dealer, scored_rows
 
 # Rows: (3 players) seat 0 takes a prise, 2 bouts, 46: made by 5, u = 30.
 WON_BY_0 = Hand(3, 0, "prise", 2, 46)  # (60, -30, -30)
@@ -102,14 +102,17 @@ def test_standings(hands, totals, ranks, leaders):
     assert built.leaders == leaders
 
 
-def test_continuing_a_sheet_gives_the_same_result():
+def test_streamed_rows_are_the_sheets_rows_with_their_running_totals():
     hands = [WON_BY_0, None, LOST_BY_1, LOST_BY_1, None]
     whole = build(3, 2, hands)
-    start = build(3, 2, hands[:2])
-    rest = build(3, 2, hands[2:], first_number=3, totals=start.totals)
-    assert start.rows + rest.rows == whole.rows
-    assert rest.totals == whole.totals
-    assert rest.next_dealer == whole.next_dealer == 1
+    streamed = list(scored_rows(3, 2, iter(hands)))
+    assert tuple(row for row, _totals in streamed) == whole.rows
+    for number, (_row, totals) in enumerate(streamed, start=1):
+        assert totals == tuple(
+            sum(r.scores[seat] for r in whole.rows[:number]) for seat in range(3)
+        )
+    assert streamed[-1][1] == whole.totals
+    assert whole.next_dealer == 1
 
 
 def test_an_invalid_hand_stops_the_sheet():

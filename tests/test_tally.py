@@ -78,9 +78,9 @@ def test_the_tally_is_kept_per_revision_and_only_once_committed(
         tally.keep(sheet4, tally.Tally(3, (1, 2, 3, -6)))
     assert caches["tally"].get(f"tally:{sheet4.token}:7") is None
     callbacks[0]()
-    assert tally.current(sheet4, 4) == tally.Tally(3, (1, 2, 3, -6))
+    assert tally.current(sheet4) == tally.Tally(3, (1, 2, 3, -6))
     sheet4.revision = 8
-    assert tally.current(sheet4, 4) == tally.Tally(0, (0, 0, 0, 0))
+    assert tally.current(sheet4) == tally.Tally(0, (0, 0, 0, 0))
 
 
 @pytest.mark.django_db(transaction=True)
