@@ -19,7 +19,7 @@ from html import escape
 
 from scoresheet.sheet import Sheet
 
-__all__ = ["STYLES", "running_totals"]
+__all__ = ["STYLES", "running_totals", "signed"]
 
 
 def _(message: str) -> str:
@@ -60,7 +60,7 @@ MARKERS = 24
 POINTS = 120
 
 
-def _signed(value: int) -> str:
+def signed(value: int) -> str:
     """+318, −106, 0, with a true minus sign, as the sheet writes scores."""
     if value > 0:
         return f"+{value}"
@@ -143,7 +143,7 @@ def running_totals(
     margin = (high - low) / 20
     bottom_value, top_value = low - margin, high + margin
 
-    ends = [_signed(total) for total in sheet.totals]
+    ends = [signed(total) for total in sheet.totals]
     labels = [_label(name, end) for name, end in zip(names, ends, strict=True)]
     width = min(LABEL_MAX, max(LABEL_MIN, *(w for _name, w in labels)))
     right = WIDTH - LABEL_OFFSET - width - 2
@@ -156,7 +156,7 @@ def running_totals(
 
     title = gettext(_("Running totals"))
     totals = ", ".join(
-        f"{name} {_signed(total)}" for name, total in zip(names, sheet.totals, strict=True)
+        f"{name} {signed(total)}" for name, total in zip(names, sheet.totals, strict=True)
     )
     if hands:
         description = gettext(_("After hand %(number)s: %(totals)s.")) % {
@@ -184,7 +184,7 @@ def running_totals(
         if value:
             grid.append(f'<line x1="{LEFT}" x2="{right}" y1="{y}" y2="{y}" stroke="{GRID}"/>')
         grid.append(
-            f'<text x="{LEFT - 5}" y="{y}" dy=".35em" text-anchor="end">{_signed(value)}</text>'
+            f'<text x="{LEFT - 5}" y="{y}" dy=".35em" text-anchor="end">{signed(value)}</text>'
         )
     if hands:
         every = _step(hands, 6, (1, 2, 5))

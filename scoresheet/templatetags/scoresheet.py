@@ -9,19 +9,14 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.utils.safestring import mark_safe
 
+from scoresheet import chart
 from scoresheet.models import Camp, Chelem
 
 register = template.Library()
 
 
-@register.filter
-def signed(value: int) -> str:
-    """+318, −106, 0: the sign is always written, with a true minus sign."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
+# +318, −106, 0: the sign always written, with a true minus sign, as the chart writes it.
+register.filter("signed", chart.signed)
 
 
 @register.filter
