@@ -132,6 +132,8 @@ def recent_sheets(request) -> list[dict]:
         if entry not in by_entry or by_entry[entry][0].pk in shown:
             continue
         sheet, readonly = by_entry[entry]
+        # A browser given both links of a sheet keeps the one that can play.
+        readonly = readonly and sheet.token not in full
         shown.add(sheet.pk)
         names, hands, scored = sheet.load()
         recent.append(

@@ -115,6 +115,15 @@ def test_home_lists_read_only_sessions_with_their_read_only_link(client, played)
     assert "read-only" in page
 
 
+def test_home_keeps_the_full_link_of_a_sheet_also_opened_read_only(client, played):
+    client.get(played.get_absolute_url())
+    client.get(played.get_view_url())
+    page = client.get("/").content.decode()
+    assert f'href="/s/{played.token}/"' in page
+    assert f'href="/v/{played.view_token}/"' not in page
+    assert page.count(played.name) == 1
+
+
 def test_home_never_lists_sessions_this_browser_was_not_given(client, make_sheet, played):
     page = client.get("/").content.decode()
     # This test client only created the hand; it never opened a sheet page.

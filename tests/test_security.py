@@ -81,6 +81,9 @@ def test_names_are_shown_as_text_everywhere(client, evil_sheet):
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in sheet_page
     preview = pages(client, evil_sheet)["preview"].content.decode()
     assert "&lt;b&gt;Dan&lt;/b&gt;" in preview
+    # The QR page names the session it shares.
+    share = pages(client, evil_sheet)["share"].content.decode()
+    assert "Night &lt;script&gt;" in share
 
 
 def test_names_in_the_csv_are_text_and_never_formulas(client, evil_sheet):
@@ -90,11 +93,6 @@ def test_names_in_the_csv_are_text_and_never_formulas(client, evil_sheet):
     assert '"\'=SUM(A1:A9)"' in header
     # CSV is not HTML: the name is kept as typed, quoted (its quotes doubled).
     assert EVIL.replace('"', '""') in header
-
-
-def test_qr_code_title_escapes_the_link(client, evil_sheet):
-    svg = client.get(reverse("qr", args=[evil_sheet.token])).content.decode()
-    assert "<script" not in svg
 
 
 def test_session_link_does_not_leak_through_the_referrer(client, evil_sheet):
