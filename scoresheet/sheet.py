@@ -68,6 +68,13 @@ def dealer(first_dealer: int, number: int, players: int) -> int:
     return (first_dealer + number - 1) % players
 
 
+def row(players: int, first_dealer: int, number: int, hand: scoring.Hand | None) -> Row:
+    """Hand ``number`` scored: its dealer, breakdown and scores (all 0 for a passed deal)."""
+    detail = scoring.breakdown(hand) if hand is not None else None
+    scores = detail.scores if detail else (0,) * players
+    return Row(number, dealer(first_dealer, number, players), hand, detail, scores)
+
+
 def scored_rows(
     players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]
 ) -> Iterator[tuple[Row, tuple[int, ...]]]:
@@ -75,20 +82,16 @@ def scored_rows(
     it: one at a time, so a long sheet can stream."""
     totals = (0,) * players
     for number, hand in enumerate(hands, start=1):
-        if hand is None:
-            detail, scores = None, (0,) * players
-        else:
-            detail = scoring.breakdown(hand)
-            scores = detail.scores
-        totals = tuple(total + score for total, score in zip(totals, scores, strict=True))
-        yield Row(number, dealer(first_dealer, number, players), hand, detail, scores), totals
+        scored = row(players, first_dealer, number, hand)
+        totals = tuple(t + s for t, s in zip(totals, scored.scores, strict=True))
+        yield scored, totals
 
 
 def build(players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]) -> Sheet:
     """Score every hand in play order (None is a passed deal) and keep the running totals."""
     rows, totals = [], (0,) * players
-    for row, totals in scored_rows(players, first_dealer, hands):  # noqa: B007
-        rows.append(row)
+    for scored, totals in scored_rows(players, first_dealer, hands):  # noqa: B007
+        rows.append(scored)
     return Sheet(
         players=players,
         rows=tuple(rows),

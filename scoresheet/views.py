@@ -293,10 +293,10 @@ def hand_new(request, token):
                 # A key used before fails here (unique): the whole transaction is undone.
                 hand.save(force_insert=True)
                 changed(sheet)
-                played = hand.to_scoring(len(seats))
-                detail = scoring.breakdown(played) if played else None
-                scores = detail.scores if detail else (0,) * len(seats)
-                after = before.after(scores)
+                row = sheets.row(
+                    len(seats), sheet.first_dealer, before.count + 1, hand.to_scoring(len(seats))
+                )
+                after = before.after(row.scores)
                 tally.keep(sheet, after)
     except IntegrityError:
         first = Hand.objects.filter(key=hand.key).first()
@@ -310,8 +310,6 @@ def hand_new(request, token):
         preview = preview_of(form) if "preview" in request.POST else None
         return form_page(request, sheet, form, preview=preview)
     messages.success(request, _("Hand %(number)s saved.") % {"number": after.count})
-    dealer = sheets.dealer(sheet.first_dealer, after.count, len(seats))
-    row = sheets.Row(after.count, dealer, played, detail, scores)
     return appended(request, sheet, seats, hand, row, after)
 
 
@@ -376,8 +374,16 @@ def hand_delete(request, token, number):
         template = "scoresheet/hand_delete.html"
         if request.htmx:
             template += "#entry"
-        context = sheet_context(sheet, show_all=True, hand=hand, number=number)
-        context["row"] = context["rows"][number - 1]
+        names = [seat.name for seat in sheet.seats.all()]
+        row = sheets.row(len(names), sheet.first_dealer, number, hand.to_scoring(len(names)))
+        context = {
+            "sheet": sheet,
+            "links": links(sheet, readonly=False),
+            "names": names,
+            "hand": hand,
+            "number": number,
+            "row": (row, hand),
+        }
         return render(request, template, context)
     with transaction.atomic():
         sheet = locked(sheet)
