@@ -15,14 +15,13 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import NoReturn
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import scoring
+from scoresheet import scoring, writes
 from scoresheet import sheet as sheets
 from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Seat, Sheet
 
@@ -394,26 +393,13 @@ def read(data: bytes | str) -> Backup:
 
 def restore(backup: Backup) -> Sheet:
     """A new sheet (with a new token) holding a checked backup, written in one transaction."""
-    with transaction.atomic():
-        sheet = Sheet.objects.create(name=backup.name, first_dealer=backup.first_dealer)
-        # auto_now_add stamps the import's time; the session keeps the time it was created.
-        Sheet.objects.filter(pk=sheet.pk).update(created=backup.created)
-        sheet.created = backup.created
-        Seat.objects.bulk_create(
-            Seat(sheet=sheet, position=position, name=name)
-            for position, name in enumerate(backup.players)
-        )
-        # Play order is insertion order, so the hands go in as the file lists them.
-        Hand.objects.bulk_create(
-            (
-                Hand(sheet=sheet, passed=True)
-                if hand is None
-                else Hand.from_scoring(hand, sheet=sheet)
-                for hand in backup.hands
-            ),
-            batch_size=1000,
-        )
-    return sheet
+    return writes.create_sheet(
+        backup.name,
+        backup.players,
+        backup.first_dealer,
+        created=backup.created,
+        hands=((None, hand) for hand in backup.hands),
+    )
 
 
 def load(data: bytes | str) -> Sheet:
@@ -486,16 +472,17 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
     """The CSV's rows: a header, one row per hand in play order, then the totals."""
     names = list(sheet.seats.values_list("name", flat=True))
     players = len(names)
+    rules = sheet.game_rules
     header = csv_header(names)
     yield header
     blank = [""] * (len(header) - players)
-    totals = (0,) * players
-    # One query read in chunks: a long session streams without being held in memory.
-    hands = (stored.to_scoring(players) for stored in sheet.hands.iterator(chunk_size=500))
-    for row, totals in sheets.scored_rows(players, sheet.first_dealer, hands):  # noqa: B007
+    # One query read in chunks: a long session streams without being held in memory. The
+    # scores are the stored ones, so the file and the sheet cannot disagree.
+    for stored in sheet.hands.iterator(chunk_size=500):
+        row = stored.row(players, rules)
         line = csv_row(row, names)
         yield [*line, *blank[len(line) :], *row.scores]
-    yield [gettext("Total"), *blank[1:], *totals]
+    yield [gettext("Total"), *blank[1:], *sheet.totals]
 
 
 class _Echo:

@@ -14,7 +14,7 @@ translation function, as with ``scoring.Problem.translated``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
 from scoresheet.sheet import Sheet
@@ -119,6 +119,15 @@ def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[fl
     return result
 
 
+def sampled(hands: int) -> list[int]:
+    """The hand numbers whose running totals the chart of ``hands`` hands draws (0 is the
+    start): every hand up to ``POINTS``, then every k-th and the last; the markers' too."""
+    every = math.ceil(hands / MARKERS) if hands else 1
+    marked = {*range(every, hands + 1, every), hands} - {0}
+    drawn = {*range(0, hands + 1, math.ceil(hands / POINTS) or 1), hands}
+    return sorted(marked | drawn)
+
+
 def running_totals(
     sheet: Sheet,
     names: Sequence[str],
@@ -126,15 +135,43 @@ def running_totals(
     gettext: Callable[[str], str] = str,
     id_prefix: str = "chart",
 ) -> str:
-    """The SVG of each player's running total across the hands, as markup safe to insert."""
-    players = sheet.players
-    hands = len(sheet.rows)
-    series = [[0] for _seat in range(players)]
+    """The SVG of each player's running total across the hands of a scored sheet."""
+    totals = (0,) * sheet.players
+    points = {0: totals}
     for row in sheet.rows:
-        for seat, score in enumerate(row.scores):
-            series[seat].append(series[seat][-1] + score)
+        totals = tuple(t + s for t, s in zip(totals, row.scores, strict=True))
+        points[row.number] = totals
+    wanted = sampled(len(sheet.rows))
+    return draw(
+        {number: points[number] for number in wanted},
+        sheet.totals,
+        names,
+        gettext=gettext,
+        id_prefix=id_prefix,
+    )
 
-    values = [value for line in series for value in line]
+
+def draw(
+    points: Mapping[int, Sequence[int]],
+    ends: Sequence[int],
+    names: Sequence[str],
+    *,
+    gettext: Callable[[str], str] = str,
+    id_prefix: str = "chart",
+) -> str:
+    """The SVG of each player's running total, as markup safe to insert.
+
+    ``points`` maps each hand number of ``sampled(hands)`` (0 included) to the running totals
+    after it; ``ends`` are the totals after the last hand.
+    """
+    players = len(names)
+    hands = max(points, default=0)
+    series = [
+        {number: totals[seat] for number, totals in points.items()} for seat in range(players)
+    ]
+    totals_at_end = list(ends)
+
+    values = [value for line in series for value in line.values()]
     low, high = min(values), max(values)
     if low == high:  # No score yet: a small symmetric range around the zero line.
         low, high = -100, 100
@@ -143,7 +180,7 @@ def running_totals(
     margin = (high - low) / 20
     bottom_value, top_value = low - margin, high + margin
 
-    ends = [signed(total) for total in sheet.totals]
+    ends = [signed(total) for total in totals_at_end]
     labels = [_label(name, end) for name, end in zip(names, ends, strict=True)]
     width = min(LABEL_MAX, max(LABEL_MIN, *(w for _name, w in labels)))
     right = WIDTH - LABEL_OFFSET - width - 2
@@ -156,7 +193,7 @@ def running_totals(
 
     title = gettext(_("Running totals"))
     totals = ", ".join(
-        f"{name} {signed(total)}" for name, total in zip(names, sheet.totals, strict=True)
+        f"{name} {signed(total)}" for name, total in zip(names, totals_at_end, strict=True)
     )
     if hands:
         description = gettext(_("After hand %(number)s: %(totals)s.")) % {
@@ -202,10 +239,10 @@ def running_totals(
     )
 
     every = math.ceil(hands / MARKERS) if hands else 1
-    marked = sorted({*range(every, hands + 1, every), hands} - {0})
-    drawn = sorted({*range(0, hands + 1, math.ceil(hands / POINTS) or 1), hands})
+    marked = sorted(({*range(every, hands + 1, every), hands} - {0}) & points.keys())
+    drawn = sorted({*range(0, hands + 1, math.ceil(hands / POINTS) or 1), hands} & points.keys())
     dodges = [(seat - (players - 1) / 2) * DODGE for seat in range(players)]
-    line_ends = [y_of(line[-1]) + dodge for line, dodge in zip(series, dodges, strict=True)]
+    line_ends = [y_of(line[hands]) + dodge for line, dodge in zip(series, dodges, strict=True)]
     label_ys = _spread(line_ends, TOP + 6, HEIGHT - 8, LABEL_GAP)
     # Every line first, then every label, so that no line is drawn over a label.
     lines, tags = [], []

@@ -173,8 +173,9 @@ class HandForm(forms.Form):
     )
     defence_chelem = forms.BooleanField(label=_("Chelem by the defence"), required=False)
 
-    def __init__(self, *args, seats, **kwargs):
+    def __init__(self, *args, seats, rules: scoring.Rules = scoring.FFT, **kwargs):
         super().__init__(*args, **kwargs)
+        self.rules = rules
         self.seats = list(seats)
         self.players = len(self.seats)
         names = [(seat, name) for seat, name in enumerate(self.seats)]
@@ -257,7 +258,7 @@ class HandForm(forms.Form):
         if any(name not in data for name in required):
             return data
         hand = self.scoring_hand()
-        for problem in scoring.validate(hand):
+        for problem in scoring.validate(hand, self.rules):
             if problem.field == "poignees" and problem.seat is not None:
                 field = f"poignee_{problem.seat}"
             elif problem.field in self.fields:

@@ -1,4 +1,10 @@
-"""What the players entered: sheets, their seats and their hands. Never a computed score."""
+"""What the players entered: sheets, their seats and their hands; and, beside them, the scores
+and totals derived from them.
+
+The derived fields (``Hand.scores``, ``Hand.totals``, ``Sheet.hand_count``, ``Sheet.totals``,
+``Sheet.next_dealer``, ``Sheet.statistics``) are written only by ``scoresheet.writes``, in the
+same transaction as the facts they come from, and ``manage.py rescore`` recomputes them.
+"""
 
 import secrets
 import uuid
@@ -30,8 +36,18 @@ class Sheet(models.Model):
     name = models.CharField(_("name"), max_length=80)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
-    # Changes in the same transaction as any change to the sheet's hands (see tally.py).
+    # Moves on in the same transaction as any change to the sheet (see writes.py): a phone
+    # compares it to know whether its page is current.
     revision = models.PositiveIntegerField(default=0, editable=False)
+    # The session's house rules (scoring.Rules.to_data()); {} is FFT.
+    rules = models.JSONField(default=dict, blank=True, editable=False)
+    # Derived from the hands by writes.py (never typed): what the pages show without reading
+    # every hand.
+    hand_count = models.PositiveIntegerField(default=0, editable=False)
+    totals = models.JSONField(default=list, editable=False)
+    next_dealer = models.PositiveSmallIntegerField(default=0, editable=False)
+    # The statistics' running counters (stats.Counters.to_data()).
+    statistics = models.JSONField(default=dict, editable=False)
 
     class Meta:
         ordering = ["-created"]
@@ -46,17 +62,20 @@ class Sheet(models.Model):
         """The read-only link."""
         return reverse("view_sheet", args=[self.view_token])
 
-    def load(self) -> tuple[list[str], list["Hand"], sheets.Sheet]:
-        """The seat names, the stored hands in play order, and the sheet they score.
+    @property
+    def game_rules(self) -> scoring.Rules:
+        """The rules every hand of this session is scored under."""
+        return scoring.FFT
 
-        Reads ``seats`` and ``hands`` through their managers, so a prefetch serves them.
-        """
-        names = [seat.name for seat in self.seats.all()]
-        hands = list(self.hands.all())
-        scored = sheets.build(
-            len(names), self.first_dealer, (hand.to_scoring(len(names)) for hand in hands)
+    def summary(self) -> sheets.Sheet:
+        """The totals, ranks, hand count and next dealer, as stored: no hand is read."""
+        return sheets.Sheet(
+            players=len(self.totals),
+            rows=(),
+            totals=tuple(self.totals),
+            next_dealer=self.next_dealer,
+            count=self.hand_count,
         )
-        return names, hands, scored
 
 
 class Seat(models.Model):
@@ -103,13 +122,16 @@ class Poignee(models.TextChoices):
 
 
 class Hand(models.Model):
-    """One deal, as entered: the inputs of ``scoring.Hand``, or a deal everyone passed.
+    """One deal, as entered: who dealt, the inputs of ``scoring.Hand`` or a deal everyone
+    passed; and its row as scored under the session's rules.
 
-    Play order is insertion order; hand numbers are derived from it, so deleting a hand
-    renumbers the later ones without rewriting them.
+    ``number`` is the hand's place in play order, from 1: deleting a hand renumbers the later
+    ones (writes.py), and the dealer of each hand is a fact that never moves.
     """
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(editable=False)
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
     # The form's idempotency key: a resubmitted form finds its hand instead of adding another.
     key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     passed = models.BooleanField(default=False)
@@ -126,6 +148,9 @@ class Hand(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     # Bumped by every correction, so two phones editing one hand cannot overwrite each other.
     version = models.PositiveIntegerField(default=1, editable=False)
+    # Derived (writes.py): one score per seat, and each seat's running total after this hand.
+    scores = models.JSONField(default=list, editable=False)
+    totals = models.JSONField(default=list, editable=False)
 
     # What the players entered: the fields a correction rewrites.
     INPUTS = (
@@ -142,11 +167,23 @@ class Hand(models.Model):
     )
 
     class Meta:
-        ordering = ["id"]
-        indexes = [models.Index(fields=["sheet", "id"], name="hand_play_order")]
+        ordering = ["number"]
+        indexes = [models.Index(fields=["sheet", "number"], name="hand_number")]
 
     def __str__(self):
-        return f"{self.sheet_id}:{self.pk}"
+        return f"{self.sheet_id}:{self.number}"
+
+    @property
+    def balanced(self) -> bool:
+        """RULES.md §4: every row sums to zero."""
+        return sum(self.scores) == 0
+
+    def row(self, players: int, rules: scoring.Rules) -> sheets.Row:
+        """The hand's line on the sheet: its stored scores, and the breakdown that explains
+        them."""
+        hand = self.to_scoring(players)
+        detail = scoring.breakdown(hand, rules) if hand is not None else None
+        return sheets.Row(self.number, self.dealer, hand, detail, tuple(self.scores))
 
     def to_scoring(self, players: int) -> scoring.Hand | None:
         """The hand for ``scoring``; None for a passed deal."""

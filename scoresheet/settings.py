@@ -140,12 +140,6 @@ else:
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # Each sheet's hand count and totals by revision (scoresheet/tally.py): exact, never stale.
-    "tally": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "tally",
-        "OPTIONS": {"MAX_ENTRIES": 5000},
-    },
 }
 
 # The browser's own list of sheets lives in a signed cookie: no table grows with visitors.

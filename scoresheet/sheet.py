@@ -68,23 +68,47 @@ def dealer(first_dealer: int, number: int, players: int) -> int:
     return (first_dealer + number - 1) % players
 
 
-def row(players: int, first_dealer: int, number: int, hand: scoring.Hand | None) -> Row:
-    """Hand ``number`` scored: its dealer, breakdown and scores (all 0 for a passed deal)."""
-    detail = scoring.breakdown(hand) if hand is not None else None
+def row(
+    players: int,
+    number: int,
+    dealt_by: int,
+    hand: scoring.Hand | None,
+    rules: scoring.Rules = scoring.FFT,
+) -> Row:
+    """Hand ``number``, dealt by seat ``dealt_by``, scored under ``rules``: its breakdown and
+    scores (all 0 for a passed deal)."""
+    detail = scoring.breakdown(hand, rules) if hand is not None else None
     scores = detail.scores if detail else (0,) * players
-    return Row(number, dealer(first_dealer, number, players), hand, detail, scores)
+    return Row(number, dealt_by, hand, detail, scores)
+
+
+def add(totals: tuple[int, ...], scores: Iterable[int]) -> tuple[int, ...]:
+    """The running totals once a row with these scores is added."""
+    return tuple(t + s for t, s in zip(totals, scores, strict=True))
+
+
+def replay(
+    players: int,
+    dealt: Iterable[tuple[int, scoring.Hand | None]],
+    rules: scoring.Rules = scoring.FFT,
+) -> Iterator[tuple[Row, tuple[int, ...]]]:
+    """Each hand's row, in play order, from (dealer, hand) pairs (None is a passed deal), with
+    the running totals after it: one at a time, so a long sheet can stream."""
+    totals = (0,) * players
+    for number, (dealt_by, hand) in enumerate(dealt, start=1):
+        scored = row(players, number, dealt_by, hand, rules)
+        totals = add(totals, scored.scores)
+        yield scored, totals
 
 
 def scored_rows(
     players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]
 ) -> Iterator[tuple[Row, tuple[int, ...]]]:
-    """Each hand's row, in play order (None is a passed deal), with the running totals after
-    it: one at a time, so a long sheet can stream."""
-    totals = (0,) * players
-    for number, hand in enumerate(hands, start=1):
-        scored = row(players, first_dealer, number, hand)
-        totals = tuple(t + s for t, s in zip(totals, scored.scores, strict=True))
-        yield scored, totals
+    """``replay`` for hands dealt in turn from ``first_dealer``."""
+    dealt = (
+        (dealer(first_dealer, number, players), hand) for number, hand in enumerate(hands, start=1)
+    )
+    return replay(players, dealt)
 
 
 def build(players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]) -> Sheet:

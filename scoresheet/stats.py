@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from scoresheet.scoring import Camp, Chelem, Contract, Poignee
-from scoresheet.sheet import Sheet
+from scoresheet.sheet import Row, Sheet
 
 __all__ = [
     "BiggestHand",
     "ContractCount",
     "ContractRecord",
+    "Counters",
     "PlayerStats",
     "PoigneeCount",
     "Statistics",
@@ -234,33 +235,57 @@ class _Tally:
         self.run_first = 0
         self.best = Streak(seat=seat, length=0, first=0, last=0)
 
+    def to_data(self) -> dict:
+        data = dict(vars(self))
+        data["best"] = [self.best.length, self.best.first, self.best.last]
+        return data
 
-def build(sheet: Sheet) -> Statistics:
-    """Every statistic of a scored session (``sheet.build``), in one pass over its rows."""
-    tallies = [_Tally(seat) for seat in range(sheet.players)]
-    contracts = Counter()
-    passed = 0
-    biggest = None
+    @classmethod
+    def from_data(cls, seat: int, data: dict) -> _Tally:
+        tally = cls(seat)
+        for name, value in data.items():
+            if name == "best":
+                tally.best = Streak(seat, *value)
+            elif isinstance(value, dict):
+                setattr(tally, name, Counter(value))
+            else:
+                setattr(tally, name, value)
+        return tally
 
-    for row in sheet.rows:
+
+class Counters:
+    """The statistics' running counters: ``add`` folds in one more row, so a new hand updates
+    them without reading the others. ``to_data`` and ``from_data`` store them as JSON."""
+
+    def __init__(self, players: int) -> None:
+        self.tallies = [_Tally(seat) for seat in range(players)]
+        self.contracts = Counter()
+        self.hands = 0
+        self.passed = 0
+        self.biggest: BiggestHand | None = None
+
+    def add(self, row: Row) -> None:
+        """Count hand ``row`` (the next one in play order)."""
+        self.hands += 1
         if row.passed:
-            passed += 1
-            continue
+            self.passed += 1
+            return
+        tallies = self.tallies
         hand, detail = row.hand, row.breakdown
         taker, partner = _seat(hand.taker), _seat(hand.partner)
         contract = Contract(hand.contract)
         petit = Camp(hand.petit_au_bout) if hand.petit_au_bout else None
         chelem = Chelem(hand.chelem) if hand.chelem else None
-        contracts[contract] += 1
-        if biggest is None or abs(detail.per_defender) > abs(biggest.per_defender):
-            biggest = BiggestHand(
+        self.contracts[contract] += 1
+        if self.biggest is None or abs(detail.per_defender) > abs(self.biggest.per_defender):
+            self.biggest = BiggestHand(
                 number=row.number,
                 taker=taker,
                 partner=partner,
                 contract=contract,
                 made=detail.made,
                 per_defender=detail.per_defender,
-                scores=row.scores,
+                scores=tuple(row.scores),
             )
         for seat, size in hand.poignees.items():
             if size:
@@ -296,36 +321,81 @@ def build(sheet: Sheet) -> Statistics:
             else:
                 tally.run = 0
 
-    players = tuple(
-        PlayerStats(
-            seat=seat,
-            total=sheet.totals[seat],
-            taken=sum(tally.taken.values()),
-            made=sum(tally.made.values()),
-            by_contract=tuple(
-                ContractRecord(contract, tally.taken[contract], tally.made[contract])
-                for contract in Contract
-            ),
-            taker_total=tally.taker_total,
-            defended=tally.defended,
-            defender_total=tally.defender_total,
-            called=tally.called,
-            petits_won=tally.petits_won,
-            petits_lost=tally.petits_lost,
-            poignees=tuple(PoigneeCount(size, tally.poignees[size]) for size in Poignee),
-            chelems_made=tally.chelems_made,
-            chelems_failed=tally.chelems_failed,
-            defence_chelems=tally.defence_chelems,
-            best_streak=tally.best.length,
+    def to_data(self) -> dict:
+        biggest = None
+        if self.biggest is not None:
+            biggest = dict(vars(self.biggest))
+            biggest["scores"] = list(self.biggest.scores)
+        return {
+            "players": [tally.to_data() for tally in self.tallies],
+            "contracts": dict(self.contracts),
+            "hands": self.hands,
+            "passed": self.passed,
+            "biggest": biggest,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict, players: int) -> Counters:
+        """The counters ``to_data`` stored; empty ones for an empty ``data``."""
+        counters = cls(players)
+        if not data:
+            return counters
+        counters.tallies = [
+            _Tally.from_data(seat, tally) for seat, tally in enumerate(data["players"])
+        ]
+        counters.contracts = Counter(data["contracts"])
+        counters.hands = data["hands"]
+        counters.passed = data["passed"]
+        if data["biggest"] is not None:
+            biggest = dict(data["biggest"])
+            biggest["scores"] = tuple(biggest["scores"])
+            biggest["contract"] = Contract(biggest["contract"])
+            counters.biggest = BiggestHand(**biggest)
+        return counters
+
+    def statistics(self, totals: tuple[int, ...]) -> Statistics:
+        """The statistics once every row is counted; ``totals`` are the sheet's."""
+        tallies = self.tallies
+        players = tuple(
+            PlayerStats(
+                seat=seat,
+                total=totals[seat],
+                taken=sum(tally.taken.values()),
+                made=sum(tally.made.values()),
+                by_contract=tuple(
+                    ContractRecord(contract, tally.taken[contract], tally.made[contract])
+                    for contract in Contract
+                ),
+                taker_total=tally.taker_total,
+                defended=tally.defended,
+                defender_total=tally.defender_total,
+                called=tally.called,
+                petits_won=tally.petits_won,
+                petits_lost=tally.petits_lost,
+                poignees=tuple(PoigneeCount(size, tally.poignees[size]) for size in Poignee),
+                chelems_made=tally.chelems_made,
+                chelems_failed=tally.chelems_failed,
+                defence_chelems=tally.defence_chelems,
+                best_streak=tally.best.length,
+            )
+            for seat, tally in enumerate(tallies)
         )
-        for seat, tally in enumerate(tallies)
-    )
-    longest = max((tally.best.length for tally in tallies), default=0)
-    return Statistics(
-        players=players,
-        hands=len(sheet.rows),
-        passed=passed,
-        contracts=tuple(ContractCount(contract, contracts[contract]) for contract in Contract),
-        biggest=biggest,
-        streaks=tuple(t.best for t in tallies if longest and t.best.length == longest),
-    )
+        longest = max((tally.best.length for tally in tallies), default=0)
+        return Statistics(
+            players=players,
+            hands=self.hands,
+            passed=self.passed,
+            contracts=tuple(
+                ContractCount(contract, self.contracts[contract]) for contract in Contract
+            ),
+            biggest=self.biggest,
+            streaks=tuple(t.best for t in tallies if longest and t.best.length == longest),
+        )
+
+
+def build(sheet: Sheet) -> Statistics:
+    """Every statistic of a scored session (``sheet.build``), in one pass over its rows."""
+    counters = Counters(sheet.players)
+    for row in sheet.rows:
+        counters.add(row)
+    return counters.statistics(sheet.totals)

@@ -11,7 +11,6 @@ from urllib.parse import quote
 
 import segno
 from django.contrib import messages
-from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -21,15 +20,16 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, scoring, stats, tally
-from scoresheet import sheet as sheets
+from scoresheet import backup, chart, scoring, stats, writes
 from scoresheet.forms import HandForm, ImportForm, SheetForm
-from scoresheet.models import Hand, Seat, Sheet
+from scoresheet.models import Hand, Sheet
 
 RECENT_SHEETS = 30
 KNOWN_NAMES = 40
-# The sheet page shows the latest hands; "Show all" shows the others (the totals count all).
+# The sheet page shows the latest hands, and earlier ones this many at a time.
 SHOWN = 100
+# A hand number beyond this is no hand (and too big for the database's integers).
+MAX_NUMBER = 2**31 - 1
 # A read-only link in this browser's list of sheets, beside the full-access tokens.
 READ_ONLY = "v/"
 
@@ -68,53 +68,64 @@ def links(sheet: Sheet, readonly: bool) -> dict:
     }
 
 
-def running_chart(scored: sheets.Sheet, names: list[str]) -> str:
-    """The running-totals chart; chart.py escapes every text it draws, so it is safe HTML."""
-    return mark_safe(chart.running_totals(scored, names, gettext=_))
+def running_chart(sheet: Sheet, names: list[str]) -> str:
+    """The running-totals chart from the stored totals of the hands it draws (at most a few
+    hundred, whatever the session's length); chart.py escapes every text, so it is safe HTML."""
+    wanted = chart.sampled(sheet.hand_count)
+    points = {0: (0,) * len(names)}
+    points.update(
+        sheet.hands.filter(number__in=[n for n in wanted if n]).values_list("number", "totals")
+    )
+    return mark_safe(chart.draw(points, sheet.totals, names, gettext=_))
 
 
-def sheet_context(sheet: Sheet, readonly: bool = False, show_all: bool = False, **extra) -> dict:
-    """Everything the sheet page shows: the latest ``SHOWN`` rows unless ``show_all``."""
-    names, hands, scored = sheet.load()
-    rows = list(zip(scored.rows, hands, strict=True))
-    hidden = 0 if show_all else max(0, len(rows) - SHOWN)
+def seat_names(sheet: Sheet) -> list[str]:
+    return list(sheet.seats.values_list("name", flat=True))
+
+
+def shown_page(request) -> int | None:
+    """The ``before`` of a page of earlier hands: the first hand number it does not show."""
+    try:
+        before = int(request.GET.get("before", ""))
+    except ValueError:
+        return None
+    return before if 1 < before <= MAX_NUMBER else None
+
+
+def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = None, **extra):
+    """Everything the sheet page shows: the totals, and the ``SHOWN`` hands before ``before``
+    (the latest ones by default), read from what is stored."""
+    names = seat_names(sheet)
+    latest = before is None or before > sheet.hand_count
+    end = sheet.hand_count + 1 if latest else before
+    start = max(1, end - SHOWN)
+    hands = list(sheet.hands.filter(number__gte=start, number__lt=end))
+    rules = sheet.game_rules
+    last_hand = hands[-1] if latest and hands else None
+    if not latest:
+        last_hand = sheet.hands.order_by("-number").first()
     return {
         "sheet": sheet,
         "readonly": readonly,
         "links": links(sheet, readonly),
         "names": names,
-        "rows": rows[hidden:],
-        "hidden": hidden,
-        "scored": scored,
-        "chart": running_chart(scored, names),
-        "last_hand": hands[-1] if hands else None,
+        "rows": [(hand.row(len(names), rules), hand) for hand in hands],
+        "hidden": start - 1,
+        "later": 0 if latest else sheet.hand_count - end + 1,
+        "earlier_page": start,
+        "later_page": end + SHOWN if end + SHOWN <= sheet.hand_count else None,
+        "scored": sheet.summary(),
+        "chart": running_chart(sheet, names),
+        "last_hand": last_hand,
         **extra,
     }
 
 
-def locked(sheet: Sheet) -> Sheet:
-    """The sheet again, locked until the transaction ends: its changes happen one at a time."""
-    return Sheet.objects.select_for_update().get(pk=sheet.pk)
-
-
-def changed(sheet: Sheet) -> None:
-    """Every change to a sheet's hands moves its revision on, in the same transaction."""
-    sheet.revision += 1
-    sheet.save(update_fields=["revision"])
-
-
 def hand_at(sheet: Sheet, number: int) -> Hand:
     """The hand numbered ``number`` (from 1) in play order, or 404."""
-    if number < 1:
+    if not 1 <= number <= MAX_NUMBER:
         raise Http404
-    hand = sheet.hands.all()[number - 1 : number].first()
-    if hand is None:
-        raise Http404
-    return hand
-
-
-def number_of(hand: Hand) -> int:
-    return Hand.objects.filter(sheet_id=hand.sheet_id, id__lte=hand.id).count()
+    return get_object_or_404(sheet.hands, number=number)
 
 
 def recent_sheets(request) -> list[dict]:
@@ -124,7 +135,7 @@ def recent_sheets(request) -> list[dict]:
     read_only = [e.removeprefix(READ_ONLY) for e in entries if e.startswith(READ_ONLY)]
     found = Sheet.objects.filter(Q(token__in=full) | Q(view_token__in=read_only))
     by_entry = {}
-    for sheet in found.prefetch_related("seats", "hands"):
+    for sheet in found.prefetch_related("seats"):
         by_entry[sheet.token] = (sheet, False)
         by_entry[READ_ONLY + sheet.view_token] = (sheet, True)
     recent, shown = [], set()
@@ -135,15 +146,15 @@ def recent_sheets(request) -> list[dict]:
         # A browser given both links of a sheet keeps the one that can play.
         readonly = readonly and sheet.token not in full
         shown.add(sheet.pk)
-        names, hands, scored = sheet.load()
+        names = [seat.name for seat in sheet.seats.all()]
         recent.append(
             {
                 "sheet": sheet,
                 "url": sheet.get_view_url() if readonly else sheet.get_absolute_url(),
                 "readonly": readonly,
                 "names": names,
-                "hands": len(hands),
-                "leaders": [names[seat] for seat in scored.leaders],
+                "hands": sheet.hand_count,
+                "leaders": [names[seat] for seat in sheet.summary().leaders],
             }
         )
     return recent
@@ -162,12 +173,7 @@ def new_sheet(request):
     form = SheetForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        with transaction.atomic():
-            sheet = Sheet.objects.create(name=data["name"], first_dealer=data["first_dealer"])
-            Seat.objects.bulk_create(
-                Seat(sheet=sheet, position=position, name=name)
-                for position, name in enumerate(data["names"])
-            )
+        sheet = writes.create_sheet(data["name"], data["names"], data["first_dealer"])
         remember(request, sheet, data["names"])
         return redirect(sheet)
     return render(
@@ -182,7 +188,7 @@ def sheet(request, token, readonly=False):
     """The score sheet: totals, one row per hand, and (full access) the actions."""
     sheet = get_sheet(token, readonly)
     remember(request, sheet, readonly=readonly)
-    context = sheet_context(sheet, readonly, show_all="all" in request.GET)
+    context = sheet_context(sheet, readonly, before=shown_page(request))
     return render(request, "scoresheet/sheet.html", context)
 
 
@@ -190,8 +196,7 @@ def sheet(request, token, readonly=False):
 def running_totals(request, token, readonly=False):
     """The chart alone: the sheet's script fetches it after a change, while it is open."""
     sheet = get_sheet(token, readonly)
-    names, _hands, scored = sheet.load()
-    context = {"chart": running_chart(scored, names), "oob": True}
+    context = {"chart": running_chart(sheet, seat_names(sheet)), "oob": True}
     return render(request, "scoresheet/_chart.html", context)
 
 
@@ -205,42 +210,38 @@ def updated(request, sheet: Sheet, change: str = "all", number: int | None = Non
     context = sheet_context(sheet, change=change)
     if change == "edited":
         shown = number - 1 - context["hidden"]
-        context["row"] = context["rows"][shown] if shown >= 0 else None
+        context["row"] = context["rows"][shown] if 0 <= shown < len(context["rows"]) else None
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def appended(request, sheet: Sheet, names: list[str], hand: Hand, row: sheets.Row, after):
-    """After a new hand: its row, the totals and the next dealer, without re-reading the sheet."""
+def appended(request, change: writes.Change, names: list[str]):
+    """After a new hand: its row, the totals and the next dealer, from what was just stored."""
+    sheet = change.sheet
     if not request.htmx:
         return redirect(sheet)
-    players = len(names)
-    scored = sheets.Sheet(
-        players=players,
-        rows=(row,),
-        totals=after.totals,
-        next_dealer=sheets.dealer(sheet.first_dealer, after.count + 1, players),
-        count=after.count,
-    )
     context = {
         "sheet": sheet,
         "links": links(sheet, readonly=False),
         "names": names,
-        "scored": scored,
-        "row": (row, hand),
-        "last_hand": hand,
+        "scored": sheet.summary(),
+        "row": (change.hand.row(len(names), sheet.game_rules), change.hand),
+        "last_hand": change.hand,
         "change": "appended",
     }
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def form_page(request, sheet, form, *, editing=False, number=None, preview=None):
+def form_page(request, sheet, form, *, editing=False, number=None, dealer=None, preview=None):
     """The hand form: a whole page, or the fragment htmx puts under the sheet."""
     template = "scoresheet/hand_form.html"
     if request.htmx:
         template += "#entry"
     if number is None:
-        number = sheet.hands.count() + 1
-    dealer = sheets.dealer(sheet.first_dealer, number, form.players)
+        number = sheet.hand_count + 1
+    if dealer is None and editing:
+        dealer = sheet.hands.filter(number=number).values_list("dealer", flat=True).first()
+    if dealer is None:
+        dealer = sheet.next_dealer
     context = {
         "sheet": sheet,
         "form": form,
@@ -257,68 +258,63 @@ def preview_of(form: HandForm) -> dict:
     if not form.is_valid():
         return {"errors": [e for errors in form.errors.values() for e in errors]}
     hand = form.cleaned_data["hand"]
-    detail = scoring.breakdown(hand)
+    detail = scoring.breakdown(hand, form.rules)
     return {
         "breakdown": detail,
         "scores": list(zip(form.seats, detail.scores, strict=True)),
-        "warnings": [w.translated(_) for w in scoring.warnings(hand)],
+        "warnings": [w.translated(_) for w in scoring.warnings(hand, form.rules)],
         "converted": form.cleaned_data.get("counted_by_defence"),
     }
+
+
+def refused(form: HandForm, error: scoring.InvalidHand) -> None:
+    """Show on the form why the write path refused its hand (the rules changed meanwhile)."""
+    for problem in error.problems:
+        form.add_error(None, problem.translated(_))
 
 
 @require_http_methods(["GET", "POST"])
 def hand_new(request, token):
     """Enter a hand (or a deal everyone passed); the form's key makes saving idempotent."""
+    sheet = get_sheet(token)
+    seats = seat_names(sheet)
     if request.method == "GET":
-        sheet = get_sheet(token)
-        seats = list(sheet.seats.values_list("name", flat=True))
-        return form_page(request, sheet, HandForm(seats=seats))
+        return form_page(request, sheet, HandForm(seats=seats, rules=sheet.game_rules))
 
-    hand = None
+    form = HandForm(request.POST, seats=seats, rules=sheet.game_rules)
+    if "preview" in request.POST:
+        return form_page(request, sheet, form, preview=preview_of(form))
+    if "passed" in request.POST:
+        # A broken key would make every resend a new deal: the form says it expired instead.
+        hand, key = None, parse_key(request.POST.get("key"))
+        if key is None or form.expired:
+            form.is_valid()
+            return form_page(request, sheet, form)
+    elif form.is_valid():
+        hand, key = form.cleaned_data["hand"], form.cleaned_data["key"]
+    else:
+        return form_page(request, sheet, form)
     try:
-        with transaction.atomic():
-            # Locked from the start: a sheet's hands are stored one at a time, in order.
-            sheet = get_object_or_404(Sheet.objects.select_for_update(), token=token)
-            seats = list(sheet.seats.values_list("name", flat=True))
-            form = HandForm(request.POST, seats=seats)
-            if "preview" in request.POST:
-                pass
-            elif "passed" in request.POST:
-                hand = Hand(key=parse_key(request.POST.get("key")) or uuid.uuid4(), passed=True)
-            elif form.is_valid():
-                hand = Hand.from_scoring(form.cleaned_data["hand"], key=form.cleaned_data["key"])
-            if hand is not None:
-                before = tally.current(sheet)
-                hand.sheet = sheet
-                # A key used before fails here (unique): the whole transaction is undone.
-                hand.save(force_insert=True)
-                changed(sheet)
-                row = sheets.row(
-                    len(seats), sheet.first_dealer, before.count + 1, hand.to_scoring(len(seats))
-                )
-                after = before.after(row.scores)
-                tally.keep(sheet, after)
-    except IntegrityError:
-        first = Hand.objects.filter(key=hand.key).first()
-        if first is not None and first.sheet_id == sheet.pk:
-            # The same form sent again (a double tap, a resubmitted page): one hand.
-            return updated(request, sheet)
+        change = writes.add_hand(token, hand, key)
+    except writes.KeyTaken:
         # The key belongs to another sheet: a tampered form. Offer a fresh one.
         form.renew_key()
         return form_page(request, sheet, form)
-    if hand is None:
-        preview = preview_of(form) if "preview" in request.POST else None
-        return form_page(request, sheet, form, preview=preview)
-    messages.success(request, _("Hand %(number)s saved.") % {"number": after.count})
-    return appended(request, sheet, seats, hand, row, after)
+    except scoring.InvalidHand as error:
+        refused(form, error)
+        return form_page(request, sheet, form)
+    if not change.done:
+        # The same form sent again (a double tap, a resubmitted page): one hand.
+        return updated(request, change.sheet)
+    messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
+    return appended(request, change, seats)
 
 
 @require_POST
 def hand_preview(request, token):
     """The live preview under the hand form: the row it would save, or what is wrong."""
     sheet = get_sheet(token)
-    seats = list(sheet.seats.values_list("name", flat=True))
-    form = HandForm(request.POST, seats=seats)
+    form = HandForm(request.POST, seats=seat_names(sheet), rules=sheet.game_rules)
     return render(
         request,
         "scoresheet/hand_form.html#preview",
@@ -330,72 +326,68 @@ def hand_preview(request, token):
 def hand_edit(request, token, number):
     """Correct a hand: the same form, prefilled; the form's key names the hand it edits."""
     sheet = get_sheet(token)
-    seats = list(sheet.seats.values_list("name", flat=True))
+    seats = seat_names(sheet)
     if request.method == "GET":
-        form = HandForm(seats=seats, initial=HandForm.initial_from(hand_at(sheet, number)))
-        return form_page(request, sheet, form, editing=True, number=number)
+        hand = hand_at(sheet, number)
+        form = HandForm(seats=seats, rules=sheet.game_rules, initial=HandForm.initial_from(hand))
+        return form_page(request, sheet, form, editing=True, number=number, dealer=hand.dealer)
 
-    form = HandForm(request.POST, seats=seats)
-    if "preview" in request.POST:
-        return form_page(
-            request, sheet, form, editing=True, number=number, preview=preview_of(form)
-        )
-    if not form.is_valid():
+    form = HandForm(request.POST, seats=seats, rules=sheet.game_rules)
+    if "preview" in request.POST or not form.is_valid():
+        preview = preview_of(form) if "preview" in request.POST else None
+        return form_page(request, sheet, form, editing=True, number=number, preview=preview)
+    data = form.cleaned_data
+    try:
+        change = writes.correct_hand(token, data["key"], data.get("version"), data["hand"])
+    except scoring.InvalidHand as error:
+        refused(form, error)
         return form_page(request, sheet, form, editing=True, number=number)
-    with transaction.atomic():
-        # Locked until saved: two phones correcting one hand are checked one after the other.
-        sheet = locked(sheet)
-        target = sheet.hands.filter(key=form.cleaned_data["key"]).first()
-        if target is None:
-            messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
-            return updated(request, sheet)
-        number = number_of(target)
-        if form.cleaned_data.get("version") != target.version:
-            # Someone saved this hand since this form was opened: show theirs, keep it.
-            current = HandForm(seats=seats, initial=HandForm.initial_from(target))
-            current.conflict = True
-            return form_page(request, sheet, current, editing=True, number=number)
-        edited = Hand.from_scoring(form.cleaned_data["hand"])
-        for name in Hand.INPUTS:
-            setattr(target, name, getattr(edited, name))
-        target.version += 1
-        target.save(update_fields=[*Hand.INPUTS, "version"])
-        changed(sheet)
-    messages.success(request, _("Hand %(number)s corrected.") % {"number": number})
-    return updated(request, sheet, "edited", number)
+    if change.conflict:
+        # Someone saved this hand since this form was opened: show theirs, keep it.
+        current = HandForm(
+            seats=seats, rules=sheet.game_rules, initial=HandForm.initial_from(change.hand)
+        )
+        current.conflict = True
+        return form_page(
+            request,
+            change.sheet,
+            current,
+            editing=True,
+            number=change.number,
+            dealer=change.hand.dealer,
+        )
+    if not change.done:
+        messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
+        return updated(request, change.sheet)
+    messages.success(request, _("Hand %(number)s corrected.") % {"number": change.number})
+    return updated(request, change.sheet, "edited", change.number)
 
 
 @require_http_methods(["GET", "POST"])
 def hand_delete(request, token, number):
-    """Delete a hand after a confirmation; later hands renumber and the deal follows."""
+    """Delete a hand after a confirmation; later hands renumber, and who dealt stays."""
     sheet = get_sheet(token)
     if request.method == "GET":
         hand = hand_at(sheet, number)
         template = "scoresheet/hand_delete.html"
         if request.htmx:
             template += "#entry"
-        names = [seat.name for seat in sheet.seats.all()]
-        row = sheets.row(len(names), sheet.first_dealer, number, hand.to_scoring(len(names)))
+        names = seat_names(sheet)
         context = {
             "sheet": sheet,
             "links": links(sheet, readonly=False),
             "names": names,
             "hand": hand,
             "number": number,
-            "row": (row, hand),
+            "row": (hand.row(len(names), sheet.game_rules), hand),
         }
         return render(request, template, context)
-    with transaction.atomic():
-        sheet = locked(sheet)
-        hand = sheet.hands.filter(key=parse_key(request.POST.get("key"))).first()
-        if hand is None:
-            messages.info(request, _("That hand was already deleted."))
-        else:
-            number = number_of(hand)
-            hand.delete()
-            changed(sheet)
-            messages.success(request, _("Hand %(number)s deleted.") % {"number": number})
-    return updated(request, sheet)
+    change = writes.delete_hand(token, parse_key(request.POST.get("key")))
+    if change.done:
+        messages.success(request, _("Hand %(number)s deleted.") % {"number": change.number})
+    else:
+        messages.info(request, _("That hand was already deleted."))
+    return updated(request, change.sheet)
 
 
 def parse_key(value) -> uuid.UUID | None:
@@ -408,33 +400,27 @@ def parse_key(value) -> uuid.UUID | None:
 @require_POST
 def undo(request, token):
     """Take back the last hand, if it is still the last one."""
-    sheet = get_sheet(token)
-    key = parse_key(request.POST.get("key"))
-    with transaction.atomic():
-        sheet = locked(sheet)
-        last = sheet.hands.order_by("-id").first()
-        if last is not None and last.key == key:
-            number = sheet.hands.count()
-            last.delete()
-            changed(sheet)
-            messages.success(request, _("Hand %(number)s undone.") % {"number": number})
-        else:
-            messages.info(request, _("Nothing to undo: the last hand has changed."))
-    return updated(request, sheet)
+    change = writes.undo(token, parse_key(request.POST.get("key")))
+    if change.done:
+        messages.success(request, _("Hand %(number)s undone.") % {"number": change.number})
+    else:
+        messages.info(request, _("Nothing to undo: the last hand has changed."))
+    return updated(request, change.sheet)
 
 
 @require_GET
 def statistics(request, token, readonly=False):
     """A session's statistics and its running-totals chart."""
     sheet = get_sheet(token, readonly)
-    names, _hands, scored = sheet.load()
+    names = seat_names(sheet)
+    counters = stats.Counters.from_data(sheet.statistics, len(names))
     context = {
         "sheet": sheet,
         "readonly": readonly,
         "links": links(sheet, readonly),
         "names": names,
-        "stats": stats.build(scored),
-        "chart": running_chart(scored, names),
+        "stats": counters.statistics(tuple(sheet.totals)),
+        "chart": running_chart(sheet, names),
     }
     return render(request, "scoresheet/stats.html", context)
 

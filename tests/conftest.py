@@ -5,7 +5,7 @@ import copy
 import pytest
 from django.test import Client
 
-from scoresheet.models import Seat, Sheet
+from scoresheet import writes
 
 
 @pytest.fixture
@@ -13,12 +13,7 @@ def make_sheet(db):
     """A sheet with the given player names and first dealer."""
 
     def make(names=("Ana", "Ben", "Chloé", "Dan"), first_dealer=0, name="Vendredi"):
-        sheet = Sheet.objects.create(name=name, first_dealer=first_dealer)
-        Seat.objects.bulk_create(
-            Seat(sheet=sheet, position=position, name=player)
-            for position, player in enumerate(names)
-        )
-        return sheet
+        return writes.create_sheet(name, list(names), first_dealer)
 
     return make
 

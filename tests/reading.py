@@ -1,11 +1,41 @@
-"""How tests read a sheet: the totals a page shows, and the totals its stored hands give."""
+"""How tests read and fill a sheet: the totals a page shows, the sheet its stored hands give
+when scored afresh, and hands stored through the write path."""
 
 import re
+import uuid
+
+from scoresheet import sheet as sheets
+from scoresheet import writes
+
+
+def rescored(sheet) -> sheets.Sheet:
+    """The sheet scored afresh from its stored inputs (dealers, hands), ignoring every stored
+    score: what the stored rows and totals must equal."""
+    names = list(sheet.seats.values_list("name", flat=True))
+    hands = list(sheet.hands.order_by("number"))
+    dealt = [(hand.dealer, hand.to_scoring(len(names))) for hand in hands]
+    replayed = list(sheets.replay(len(names), dealt, sheet.game_rules))
+    totals = replayed[-1][1] if replayed else (0,) * len(names)
+    next_dealer = (hands[-1].dealer + 1) % len(names) if hands else sheet.first_dealer
+    return sheets.Sheet(
+        players=len(names),
+        rows=tuple(row for row, _totals in replayed),
+        totals=totals,
+        next_dealer=next_dealer,
+        count=len(hands),
+    )
 
 
 def totals_of(sheet) -> tuple[int, ...]:
     """Each seat's total, scored afresh from the stored hands."""
-    return sheet.load()[2].totals
+    return rescored(sheet).totals
+
+
+def store(sheet, *hands) -> None:
+    """Store hands (scoring.Hand, or None for a passed deal) in play order, through the one
+    write path as the app does."""
+    for hand in hands:
+        writes.add_hand(sheet.token, hand, uuid.uuid4())
 
 
 def shown_totals(html: str) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from scoresheet import backup, scoring
 from scoresheet.models import Hand, Seat, Sheet
+from tests.reading import rescored, store
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,7 @@ def counts():
 
 
 def scored(sheet):
-    return sheet.load()[2]
+    return rescored(sheet)
 
 
 def csv_of(sheet):
@@ -66,8 +67,8 @@ def test_points_are_json_numbers(make_backup):
 
 def test_export_of_a_sheet_entered_in_the_app(sheet5):
     hand = scoring.Hand(5, 0, "garde", 2, Decimal("45.5"), partner=3, poignees={4: "triple"})
-    Hand.from_scoring(hand, sheet=sheet5).save()
-    Hand.objects.create(sheet=sheet5, passed=True)
+    store(sheet5, hand)
+    store(sheet5, None)
     data = backup.dump(sheet5)
     assert data["format"] == "tarot-scoresheet/1"
     assert data["players"] == ["Ana", "Ben", "Chloé", "Dan", "Élise"]
@@ -552,7 +553,7 @@ def test_csv_is_utf8_with_a_bom(make_backup):
 )
 def test_csv_neutralises_formulas_in_names(make_sheet, name, cell):
     sheet = make_sheet(("Ben", name, "Chloé", "Dan"), first_dealer=1)
-    Hand.from_scoring(scoring.Hand(4, 1, "garde", 2, 49), sheet=sheet).save()
+    store(sheet, scoring.Hand(4, 1, "garde", 2, 49))
     rows = csv_of(sheet)
     assert rows[0][12] == cell
     assert rows[1][1:3] == [cell, cell]

@@ -14,6 +14,7 @@ from scoresheet import backup, scoring
 from scoresheet.forms import ImportForm
 from scoresheet.models import Hand, Seat, Sheet
 from scoresheet.views import attachment
+from tests.reading import rescored, store
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,7 @@ def test_csv_export_streams_the_sheet(client, make_backup):
     assert body.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"), newline="")))
     names = list(sheet.seats.values_list("name", flat=True))
-    built = sheet.load()[2]
+    built = rescored(sheet)
     assert [int(value) for value in rows[-1][11:]] == list(built.totals)
     assert rows[0][11:] == names
 
@@ -78,7 +79,7 @@ def test_attachment_header(filename, header):
 
 def test_csv_neutralises_names_and_the_page_shows_them_as_typed(client, make_sheet):
     sheet = make_sheet(("=SUM(A1:A9)", "@cmd", "Chloé", "Dan"))
-    Hand.from_scoring(scoring.Hand(4, 0, "garde", 2, 49), sheet=sheet).save()
+    store(sheet, scoring.Hand(4, 0, "garde", 2, 49))
     body = streamed(client.get(reverse("export_csv", args=[sheet.token]))).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(body, newline="")))
     assert rows[0][11:13] == ["'=SUM(A1:A9)", "'@cmd"]

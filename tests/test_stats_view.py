@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoresheet import scoring
-from scoresheet.models import Hand
+from tests.reading import store
 
 pytestmark = pytest.mark.django_db
 
@@ -21,10 +21,10 @@ def play(sheet, players, *hands):
     """Store hands (dicts of scoring.Hand fields, or None for a passed deal) in play order."""
     for fields in hands:
         if fields is None:
-            Hand.objects.create(sheet=sheet, passed=True)
+            store(sheet, None)
         else:
             hand = scoring.Hand(players=players, **fields)
-            Hand.from_scoring(hand, sheet=sheet).save()
+            store(sheet, hand)
 
 
 def text(response):

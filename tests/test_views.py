@@ -273,12 +273,13 @@ def test_saving_a_hand_queries_a_bounded_number_of_times(
 
 def test_sheet_page_queries_do_not_grow_with_hands(client, sheet4, django_assert_num_queries):
     client.post(url("hand_new", sheet4), hand_data(**RULEBOOK_HANDS[0]))
-    # The sheet, its seats, its hands: whatever the number of hands.
-    with django_assert_num_queries(3):
+    # The sheet, its seats, the hands it shows, the chart's points: whatever the number of
+    # hands, even past the hundred shown.
+    with django_assert_num_queries(4):
         client.get(url("sheet", sheet4))
-    for data in RULEBOOK_HANDS * 6:
+    for data in RULEBOOK_HANDS * 24:
         client.post(url("hand_new", sheet4), hand_data(**data))
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         client.get(url("sheet", sheet4))
 
 
@@ -354,8 +355,16 @@ def test_everyone_passed_moves_the_deal_on(client, htmx, sheet4):
     assert shown_totals(page) == (0, 0, 0, 0)
 
 
-def test_passed_with_a_broken_key_still_records_once(client, sheet4):
-    client.post(url("hand_new", sheet4), {"passed": "1", "key": "not-a-uuid"})
+def test_passed_with_a_broken_key_records_nothing_and_offers_a_fresh_form(client, sheet4):
+    # Every resend of a broken key would be a new deal: the form says it expired instead.
+    for _attempt in range(2):
+        response = client.post(url("hand_new", sheet4), {"passed": "1", "key": "not-a-uuid"})
+        assert response.status_code == 200
+        assert "This form had expired" in text(response)
+    assert not sheet4.hands.exists()
+    fresh = re.search(r'name="key" value="([0-9a-f-]{36})"', text(response)).group(1)
+    client.post(url("hand_new", sheet4), {"passed": "1", "key": fresh})
+    client.post(url("hand_new", sheet4), {"passed": "1", "key": fresh})
     assert sheet4.hands.get().passed
 
 
@@ -568,7 +577,8 @@ def test_edit_of_a_hand_deleted_meanwhile(client, sheet4):
     enter(client, sheet4, RULEBOOK_HANDS[:2])
     first = sheet4.hands.first()
     data = hand_data(**RULEBOOK_HANDS[0]) | {"key": first.key, "version": 1}
-    first.delete()
+    # Another phone deletes it first.
+    client.post(url("hand_delete", sheet4, 1), {"key": first.key})
     response = client.post(url("hand_edit", sheet4, 1), data, follow=True)
     assert "deleted meanwhile" in text(response)
     assert sheet4.hands.count() == 1
@@ -594,8 +604,11 @@ def test_delete_a_hand_renumbers_the_later_ones(client, sheet4, with_htmx):
     assert 'id="hand-4"' in page
     assert 'id="hand-5"' not in page
     assert shown_totals(page) == totals_of(sheet4)
-    # Dealers follow the new numbering: hand 4 is now dealt by Dan.
-    assert re.search(r'id="hand-4".*?Dan deals', page, re.S)
+    # RULES.md §6: who dealt each hand is a fact; deleting a hand changes no one's deal. The
+    # fifth hand (dealt by Ana: the deal went round once) is now hand 4, still dealt by Ana,
+    # and the next deal follows it.
+    assert re.search(r'id="hand-4".*?Ana deals', page, re.S)
+    assert "Hand 5: <strong>Ben</strong> deals" in page
     assert "Hand 3 deleted." in page
     # A second tap on the same confirmation deletes nothing more.
     client.post(url("hand_delete", sheet4, 3), {"key": third.key})

@@ -1,0 +1,257 @@
+"""The one write path: every change to a sheet goes through here, in one transaction.
+
+Each function locks the sheet (its changes happen one at a time, in order), checks the
+idempotency key or the version it was given, writes the facts, moves the sheet's revision on,
+and updates the derived data stored beside the facts: each hand's row of scores and the running
+totals after it, and the sheet's hand count, totals, next dealer and statistics' counters.
+Adding a hand (the usual change) costs the same at any length of session; a correction, a
+deletion, an undo or a change of rules re-scores the sheet from its stored hands.
+
+Views parse a request, call one of these and render what it returns.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.shortcuts import get_object_or_404
+
+from scoresheet import scoring, stats
+from scoresheet import sheet as sheets
+from scoresheet.models import Hand, Seat, Sheet
+
+
+class KeyTaken(Exception):
+    """The form's key belongs to a hand of another sheet: a tampered form."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a write did: the sheet after it, the hand concerned and its number.
+
+    ``done`` is False when nothing was written: the same form sent again (``hand`` is the one
+    stored the first time), a hand already deleted (``hand`` None), or a correction that
+    started from an older version (``conflict``; ``hand`` is the current one).
+    """
+
+    sheet: Sheet
+    hand: Hand | None
+    number: int | None
+    done: bool = True
+    conflict: bool = False
+
+
+def _locked(token: str) -> Sheet:
+    """The sheet with this full-access token, locked until the transaction ends, or 404."""
+    return get_object_or_404(Sheet.objects.select_for_update(), token=token)
+
+
+def _moved(sheet: Sheet, *fields: str) -> None:
+    """Move the revision on and save it with the derived ``fields`` that changed."""
+    sheet.revision += 1
+    sheet.save(update_fields=["revision", *fields])
+
+
+def _players(sheet: Sheet) -> int:
+    # The totals have one entry per seat; a sheet without a hand yet reads its seats.
+    return len(sheet.totals) or sheet.seats.count()
+
+
+def _appended(sheet: Sheet, hand: Hand, players: int, rules: scoring.Rules) -> None:
+    """Give a new last hand its number and row, and fold it into the sheet's derived data."""
+    number = sheet.hand_count + 1
+    if hand.dealer is None:
+        hand.dealer = sheet.next_dealer
+    row = sheets.row(players, number, hand.dealer, hand.to_scoring(players), rules)
+    totals = sheets.add(tuple(sheet.totals) or (0,) * players, row.scores)
+    hand.number = number
+    hand.scores = list(row.scores)
+    hand.totals = list(totals)
+    counters = stats.Counters.from_data(sheet.statistics, players)
+    counters.add(row)
+    sheet.hand_count = number
+    sheet.totals = list(totals)
+    sheet.next_dealer = sheets.dealer(hand.dealer, 2, players)
+    sheet.statistics = counters.to_data()
+
+
+def _rescored(sheet: Sheet, hands: Sequence[Hand], players: int, rules: scoring.Rules):
+    """Number and score ``hands`` (the sheet's, in play order) and set the sheet's derived
+    data from them; returns the hands whose stored number or row changed."""
+    counters = stats.Counters(players)
+    dealt = ((hand.dealer, hand.to_scoring(players)) for hand in hands)
+    changed = []
+    totals = (0,) * players
+    for hand, (row, totals) in zip(hands, sheets.replay(players, dealt, rules), strict=True):
+        counters.add(row)
+        fresh = (row.number, list(row.scores), list(totals))
+        if (hand.number, hand.scores, hand.totals) != fresh:
+            hand.number, hand.scores, hand.totals = fresh
+            changed.append(hand)
+    sheet.hand_count = len(hands)
+    sheet.totals = list(totals)
+    sheet.next_dealer = (
+        sheets.dealer(hands[-1].dealer, 2, players) if hands else sheet.first_dealer
+    )
+    sheet.statistics = counters.to_data()
+    return changed
+
+
+DERIVED = ("hand_count", "totals", "next_dealer", "statistics")
+
+
+def _rescore(sheet: Sheet) -> None:
+    """Re-score every stored hand of a locked sheet and store what changed."""
+    hands = list(sheet.hands.order_by("number", "id"))
+    changed = _rescored(sheet, hands, _players(sheet), sheet.game_rules)
+    Hand.objects.bulk_update(changed, ["number", "scores", "totals"], batch_size=500)
+
+
+def create_sheet(
+    name: str,
+    names: Sequence[str],
+    first_dealer: int,
+    *,
+    rules: scoring.Rules = scoring.FFT,
+    created: datetime | None = None,
+    hands: Iterable[tuple[int | None, scoring.Hand | None]] = (),
+) -> Sheet:
+    """A new session with these players and, for a restored backup, its hands in play order:
+    (dealer or None for the rotation, hand or None for a passed deal). Raises
+    ``scoring.InvalidHand`` (writing nothing) if a hand breaks the rules."""
+    players = len(names)
+    with transaction.atomic():
+        sheet = Sheet.objects.create(
+            name=name,
+            first_dealer=first_dealer,
+            next_dealer=first_dealer,
+            totals=[0] * players,
+            rules=rules_data(rules),
+        )
+        if created is not None:
+            # auto_now_add stamps today; a restored session keeps the time it was created.
+            Sheet.objects.filter(pk=sheet.pk).update(created=created)
+            sheet.created = created
+        Seat.objects.bulk_create(
+            Seat(sheet=sheet, position=position, name=name) for position, name in enumerate(names)
+        )
+        stored = []
+        for dealt_by, hand in hands:
+            model = Hand(sheet=sheet, passed=True) if hand is None else Hand.from_scoring(hand)
+            model.sheet = sheet
+            model.dealer = sheet.next_dealer if dealt_by is None else dealt_by
+            _appended(sheet, model, players, rules)
+            stored.append(model)
+        Hand.objects.bulk_create(stored, batch_size=1000)
+        sheet.save(update_fields=DERIVED)
+    return sheet
+
+
+def rules_data(rules: scoring.Rules) -> dict:
+    """The rules as the session stores them: {} for FFT."""
+    return {}
+
+
+def add_hand(token: str, hand: scoring.Hand | None, key: uuid.UUID) -> Change:
+    """Store a new last hand (None: a deal everyone passed) under the form's ``key``.
+
+    The same key sent again stores nothing and answers the hand stored the first time.
+    Raises ``KeyTaken`` for a key of another sheet's hand, and ``scoring.InvalidHand`` when
+    the hand breaks the session's rules (both write nothing).
+    """
+    stored = Hand(key=key, passed=True) if hand is None else Hand.from_scoring(hand, key=key)
+    try:
+        with transaction.atomic():
+            sheet = _locked(token)
+            players = _players(sheet)
+            stored.sheet = sheet
+            _appended(sheet, stored, players, sheet.game_rules)
+            # A key used before fails here (unique): the whole transaction is undone.
+            stored.save(force_insert=True)
+            _moved(sheet, *DERIVED)
+    except IntegrityError:
+        first = Hand.objects.select_related("sheet").filter(key=key).first()
+        if first is None or first.sheet.token != token:
+            raise KeyTaken from None
+        # The same form sent again (a double tap, a resubmitted page): one hand.
+        return Change(first.sheet, first, first.number, done=False)
+    return Change(sheet, stored, stored.number)
+
+
+def correct_hand(
+    token: str, key: uuid.UUID, version: int | None, hand: scoring.Hand | None
+) -> Change:
+    """Replace the inputs of the hand with this ``key``, if it is still at ``version``."""
+    with transaction.atomic():
+        sheet = _locked(token)
+        target = sheet.hands.filter(key=key).first()
+        if target is None:
+            return Change(sheet, None, None, done=False)
+        if version != target.version:
+            # Someone saved this hand since this form was opened: keep theirs.
+            return Change(sheet, target, target.number, done=False, conflict=True)
+        edited = Hand(passed=True) if hand is None else Hand.from_scoring(hand)
+        for name in Hand.INPUTS:
+            setattr(target, name, getattr(edited, name))
+        target.version += 1
+        target.save(update_fields=[*Hand.INPUTS, "version"])
+        _rescore(sheet)
+        _moved(sheet, *DERIVED)
+    target.refresh_from_db()
+    return Change(sheet, target, target.number)
+
+
+def delete_hand(token: str, key: uuid.UUID | None) -> Change:
+    """Delete the hand with this ``key``; the later hands renumber, their dealers stay."""
+    with transaction.atomic():
+        sheet = _locked(token)
+        hand = sheet.hands.filter(key=key).first() if key else None
+        if hand is None:
+            return Change(sheet, None, None, done=False)
+        hand.delete()
+        _rescore(sheet)
+        _moved(sheet, *DERIVED)
+    return Change(sheet, hand, hand.number)
+
+
+def undo(token: str, key: uuid.UUID | None) -> Change:
+    """Take back the last hand, if it is still the one with this ``key``."""
+    with transaction.atomic():
+        sheet = _locked(token)
+        last = sheet.hands.order_by("-number").first()
+        if last is None or last.key != key:
+            return Change(sheet, None, None, done=False)
+        last.delete()
+        # The statistics' counters cannot take a hand back: they are counted again.
+        _rescore(sheet)
+        _moved(sheet, *DERIVED)
+    return Change(sheet, last, last.number)
+
+
+def change_rules(token: str, rules: scoring.Rules) -> Change:
+    """Play the session under other rules from now on: every hand is re-scored at once."""
+    with transaction.atomic():
+        sheet = _locked(token)
+        sheet.rules = rules_data(rules)
+        _rescore(sheet)
+        _moved(sheet, "rules", *DERIVED)
+    return Change(sheet, None, None)
+
+
+def rescore(sheet: Sheet) -> bool:
+    """Recompute a sheet's stored rows and totals from its hands; True when any differed."""
+    with transaction.atomic():
+        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+        before = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
+        hands = list(sheet.hands.order_by("number", "id"))
+        changed = _rescored(sheet, hands, _players(sheet), sheet.game_rules)
+        after = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
+        if not changed and before == after:
+            return False
+        Hand.objects.bulk_update(changed, ["number", "scores", "totals"], batch_size=500)
+        _moved(sheet, *DERIVED)
+    return True
