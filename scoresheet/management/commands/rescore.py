@@ -1,0 +1,33 @@
+"""``manage.py rescore [SESSION ...]``: recompute the stored scores and totals from the hands."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoresheet import writes
+from scoresheet.management.commands.export_session import token_of
+from scoresheet.models import Sheet
+
+
+class Command(BaseCommand):
+    help = (
+        "Recompute every session's stored rows, totals and statistics from its hands and "
+        "rules (they are derived data), one transaction per session. Prints how many differed."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "sessions", nargs="*", help="tokens, URLs or paths (/s/<token>/); all when none"
+        )
+
+    def handle(self, *args, sessions, **options):
+        sheets = Sheet.objects.order_by("pk")
+        if sessions:
+            tokens = [token_of(session) for session in sessions]
+            sheets = sheets.filter(token__in=tokens)
+            missing = set(tokens) - set(sheets.values_list("token", flat=True))
+            if missing:
+                raise CommandError(f"No session {sorted(missing)[0]!r}.")
+        checked = fixed = 0
+        for sheet in sheets.iterator():
+            checked += 1
+            fixed += writes.rescore(sheet)
+        self.stdout.write(f"{checked} sessions re-scored, {fixed} had stored scores that differed.")

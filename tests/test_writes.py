@@ -1,0 +1,292 @@
+"""The one write path (scoresheet/writes.py): every change keeps the stored scores equal to a
+full re-scoring, and the stored facts (who dealt) never move."""
+
+import uuid
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from hypothesis import HealthCheck, assume, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from scoresheet import scoring, stats, writes
+from scoresheet.models import Hand, Sheet
+from tests.reading import rescored, store
+
+pytestmark = pytest.mark.django_db
+
+NAMES = {3: ["Ana", "Ben", "Chloé"], 4: ["Ana", "Ben", "Chloé", "Dan"]}
+NAMES[5] = [*NAMES[4], "Élise"]
+
+
+@st.composite
+def valid_hands(draw, players):
+    """A hand the rules accept at this table size, announcements included."""
+    bouts = draw(st.integers(0, 3))
+    low, high = 4 * bouts, 91 - 4 * (3 - bouts)
+    step = 1 if players == 4 else 2  # half points at 3 and 5 players only
+    points = Decimal(draw(st.integers(step * low, step * high))) / step
+    taker = draw(st.integers(0, players - 1))
+    partner = None
+    if players == 5:
+        partner = draw(st.none() | st.integers(0, 4).filter(lambda seat: seat != taker))
+    chelem = draw(st.sampled_from([None, *scoring.Chelem]))
+    hand = scoring.Hand(
+        players,
+        taker,
+        draw(st.sampled_from(scoring.Contract)),
+        bouts,
+        points,
+        partner=partner,
+        petit_au_bout=draw(st.sampled_from([None, *scoring.Camp])),
+        poignees=draw(
+            st.dictionaries(st.integers(0, players - 1), st.sampled_from(scoring.Poignee))
+        ),
+        chelem=chelem,
+        defence_chelem=chelem is None and draw(st.booleans()),
+    )
+    # Poignées together may show more trumps than there are: drawn again, rarely.
+    assume(not scoring.validate(hand))
+    return hand
+
+
+def hands_or_passes(players):
+    return st.none() | valid_hands(players)
+
+
+def stored_matches_a_full_rescoring(sheet: Sheet) -> None:
+    """The stored rows, running totals, count, next dealer and statistics are exactly what
+    scoring every stored hand afresh gives."""
+    sheet.refresh_from_db()
+    fresh = rescored(sheet)
+    hands = list(sheet.hands.order_by("number"))
+    assert [hand.number for hand in hands] == list(range(1, len(hands) + 1))
+    assert [tuple(hand.scores) for hand in hands] == [row.scores for row in fresh.rows]
+    running = (0,) * fresh.players
+    for hand, row in zip(hands, fresh.rows, strict=True):
+        running = tuple(t + s for t, s in zip(running, row.scores, strict=True))
+        assert tuple(hand.totals) == running
+    assert sheet.hand_count == fresh.count
+    assert tuple(sheet.totals) == fresh.totals
+    assert sheet.next_dealer == fresh.next_dealer
+    counters = stats.Counters.from_data(sheet.statistics, fresh.players)
+    assert counters.statistics(tuple(sheet.totals)) == stats.build(fresh)
+
+
+class SheetChanges(RuleBasedStateMachine):
+    """Any sequence of adds, passes, corrections, deletions, undos and re-scorings."""
+
+    def __init__(self):
+        super().__init__()
+        self.players = None
+        self.sheet = None
+        # What the players entered, in play order: (dealer, hand or None).
+        self.expected = []
+
+    @precondition(lambda self: self.sheet is None)
+    @rule(players=st.sampled_from([3, 4, 5]), first=st.integers(0, 4))
+    def open_sheet(self, players, first):
+        self.players = players
+        self.sheet = writes.create_sheet("Test", NAMES[players], first % players)
+
+    def next_dealer(self):
+        if not self.expected:
+            return self.sheet.first_dealer
+        return (self.expected[-1][0] + 1) % self.players
+
+    @precondition(lambda self: self.sheet is not None)
+    @rule(data=st.data())
+    def add(self, data):
+        hand = data.draw(hands_or_passes(self.players))
+        dealer = self.next_dealer()
+        change = writes.add_hand(self.sheet.token, hand, uuid.uuid4())
+        assert change.done
+        self.expected.append((dealer, hand))
+        assert change.number == len(self.expected)
+        assert change.hand.dealer == dealer
+
+    @precondition(lambda self: self.sheet is not None and self.expected)
+    @rule(data=st.data())
+    def resend(self, data):
+        """The same form sent again stores nothing more."""
+        stored = self.sheet.hands.order_by("number").last()
+        change = writes.add_hand(self.sheet.token, self.expected[-1][1], stored.key)
+        assert not change.done
+        assert change.hand.pk == stored.pk
+
+    @precondition(lambda self: self.sheet is not None and self.expected)
+    @rule(data=st.data())
+    def correct(self, data):
+        number = data.draw(st.integers(1, len(self.expected)))
+        hand = data.draw(hands_or_passes(self.players))
+        stored = self.sheet.hands.get(number=number)
+        change = writes.correct_hand(self.sheet.token, stored.key, stored.version, hand)
+        assert change.done
+        dealer = self.expected[number - 1][0]
+        self.expected[number - 1] = (dealer, hand)
+        # A second phone still holding the old version changes nothing.
+        stale = writes.correct_hand(self.sheet.token, stored.key, stored.version, None)
+        assert stale.conflict
+
+    @precondition(lambda self: self.sheet is not None and self.expected)
+    @rule(data=st.data())
+    def delete(self, data):
+        number = data.draw(st.integers(1, len(self.expected)))
+        stored = self.sheet.hands.get(number=number)
+        assert writes.delete_hand(self.sheet.token, stored.key).done
+        del self.expected[number - 1]
+        assert not writes.delete_hand(self.sheet.token, stored.key).done
+
+    @precondition(lambda self: self.sheet is not None and self.expected)
+    @rule()
+    def undo(self):
+        last = self.sheet.hands.order_by("number").last()
+        assert writes.undo(self.sheet.token, last.key).done
+        self.expected.pop()
+        assert not writes.undo(self.sheet.token, last.key).done
+
+    @precondition(lambda self: self.sheet is not None)
+    @rule()
+    def change_rules(self):
+        writes.change_rules(self.sheet.token, scoring.FFT)
+
+    @invariant()
+    def stored_equals_rescored(self):
+        if self.sheet is None:
+            return
+        stored_matches_a_full_rescoring(self.sheet)
+
+    @invariant()
+    def stored_inputs_are_the_entered_ones(self):
+        if self.sheet is None:
+            return
+        hands = list(self.sheet.hands.order_by("number"))
+        for stored, (dealer, hand) in zip(hands, self.expected, strict=True):
+            assert stored.dealer == dealer
+            assert stored.to_scoring(self.players) == hand
+
+
+def test_any_sequence_of_changes_keeps_stored_scores_exact():
+    run_state_machine_as_test(
+        SheetChanges,
+        settings=settings(
+            max_examples=30,
+            stateful_step_count=12,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
+    )
+
+
+def garde(taker, players=4):
+    return scoring.Hand(players, taker, "garde", 2, 49)
+
+
+def test_deleting_a_hand_keeps_every_dealer(make_sheet):
+    sheet = make_sheet(first_dealer=1)
+    store(sheet, garde(0), None, garde(1), garde(2))
+    dealers = list(sheet.hands.order_by("number").values_list("dealer", flat=True))
+    assert dealers == [1, 2, 3, 0]
+    writes.delete_hand(sheet.token, sheet.hands.get(number=2).key)
+    assert list(sheet.hands.order_by("number").values_list("number", "dealer")) == [
+        (1, 1),
+        (2, 3),
+        (3, 0),
+    ]
+    sheet.refresh_from_db()
+    # The next deal follows the last hand's dealer.
+    assert sheet.next_dealer == 1
+
+
+def test_undo_gives_back_the_deal(make_sheet):
+    sheet = make_sheet(first_dealer=3)
+    store(sheet, garde(0), garde(1))
+    writes.undo(sheet.token, sheet.hands.get(number=2).key)
+    sheet.refresh_from_db()
+    assert sheet.next_dealer == 0
+    assert sheet.hand_count == 1
+
+
+def test_rulebook_sheet_totals_are_stored(make_sheet):
+    """RULES.md §5: the rulebook's sample sheet ends at −446, +1346, −390, −510."""
+    sheet = make_sheet()
+    store(
+        sheet,
+        scoring.Hand(4, 2, "garde", 2, 49, petit_au_bout="attack", poignees={2: "simple"}),
+        scoring.Hand(4, 3, "garde_sans", 1, 55, petit_au_bout="defence"),
+        scoring.Hand(4, 1, "prise", 0, 49, petit_au_bout="attack", poignees={1: "simple"}),
+        scoring.Hand(4, 0, "garde", 3, 47, poignees={2: "simple"}),
+        scoring.Hand(
+            4,
+            1,
+            "garde",
+            2,
+            87,
+            petit_au_bout="attack",
+            poignees={1: "simple"},
+            chelem="announced_made",
+        ),
+    )
+    sheet.refresh_from_db()
+    assert sheet.totals == [-446, 1346, -390, -510]
+    assert sheet.hands.get(number=1).scores == [-106, -106, 318, -106]
+    assert sheet.hands.get(number=2).totals == [-182, -182, 242, 122]
+
+
+def test_a_hand_the_rules_refuse_writes_nothing(make_sheet):
+    sheet = make_sheet()
+    with pytest.raises(scoring.InvalidHand) as refused:
+        writes.add_hand(sheet.token, scoring.Hand(4, 0, "garde", 2, 40.5), uuid.uuid4())
+    assert [problem.field for problem in refused.value.problems] == ["points"]
+    sheet.refresh_from_db()
+    assert (sheet.hand_count, sheet.revision, sheet.hands.count()) == (0, 0, 0)
+
+
+def test_a_key_of_another_sheet_is_refused(make_sheet):
+    first, second = make_sheet(), make_sheet(name="Samedi")
+    key = uuid.uuid4()
+    writes.add_hand(first.token, garde(0), key)
+    with pytest.raises(writes.KeyTaken):
+        writes.add_hand(second.token, garde(0), key)
+    assert second.hands.count() == 0
+
+
+def test_every_write_moves_the_revision_once(make_sheet):
+    sheet = make_sheet()
+    revisions = []
+    for act in (
+        lambda: writes.add_hand(sheet.token, garde(0), uuid.uuid4()),
+        lambda: writes.add_hand(sheet.token, None, uuid.uuid4()),
+        lambda: writes.correct_hand(sheet.token, sheet.hands.get(number=1).key, 1, garde(1)),
+        lambda: writes.delete_hand(sheet.token, sheet.hands.get(number=1).key),
+        lambda: writes.undo(sheet.token, sheet.hands.get(number=1).key),
+        lambda: writes.change_rules(sheet.token, scoring.FFT),
+    ):
+        act()
+        sheet.refresh_from_db()
+        revisions.append(sheet.revision)
+    assert revisions == [1, 2, 3, 4, 5, 6]
+
+
+def test_rescore_command_repairs_stored_scores(make_sheet, capsys):
+    sheet = make_sheet()
+    store(sheet, garde(0), garde(1))
+    Hand.objects.filter(sheet=sheet, number=1).update(scores=[0, 0, 0, 0], totals=[9, 9, 9, 9])
+    Sheet.objects.filter(pk=sheet.pk).update(totals=[1, 2, 3, 4])
+    untouched = make_sheet(name="Samedi")
+    store(untouched, garde(2))
+    call_command("rescore")
+    assert "2 sessions re-scored, 1 had stored scores that differed." in capsys.readouterr().out
+    stored_matches_a_full_rescoring(sheet)
+    sheet.refresh_from_db()
+    # garde, 2 bouts, 49: (25 + 8) × 2 = 66 per defender; seat 0 then seat 1 takes.
+    assert sheet.totals == [198 - 66, -66 + 198, -132, -132]
+    call_command("rescore", sheet.token)
+    assert "1 sessions re-scored, 0 had stored scores that differed." in capsys.readouterr().out
