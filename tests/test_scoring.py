@@ -1,25 +1,36 @@
 """The scoring engine (scoresheet/scoring.py) against the rules in RULES.md.
 
-The worked examples of RULES.md §5 are copied here as data; the edge cases of §2 and every
-rejection of §3 are tables; hypothesis checks the invariants of §2 over all valid hands.
+The worked examples of RULES.md §5 and §6 are copied here as data; the edge cases of §2, every
+rejection of §3 and §6 and the rounding table of §6 are tables; hypothesis checks the invariants
+of §2 and §6 over all valid hands, under every combination of house rules and 3 to 6 seats.
 """
 
+import json
+import math
 from dataclasses import replace
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from django.utils import translation
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from scoresheet import sheet
 from scoresheet.scoring import (
+    FFT,
     Camp,
     Chelem,
     Contract,
     Hand,
     InvalidHand,
+    InvalidRules,
     Poignee,
+    Rules,
     breakdown,
+    check_rules,
+    next_dealer,
+    round_diff,
     score,
     validate,
     warnings,
@@ -181,9 +192,11 @@ EVERYTHING_WRONG = Hand(
 
 # RULES.md §3: (hand, the fields its problems name). The base hand, garde 2 bouts 49, is valid.
 REJECTIONS = [
-    pytest.param(Hand(2, 0, "garde", 2, 49), {"players"}, id="2-players"),
-    pytest.param(Hand(6, 0, "garde", 2, 49), {"players"}, id="6-players"),
-    pytest.param(Hand("--4", 0, "garde", 2, 49), {"players"}, id="players-not-a-number"),
+    pytest.param(Hand(2, 0, "garde", 2, 49), {"seats"}, id="2-seats"),
+    pytest.param(Hand(7, 0, "garde", 2, 49), {"seats"}, id="7-seats"),
+    pytest.param(Hand("--4", 0, "garde", 2, 49), {"seats"}, id="seats-not-a-number"),
+    # RULES.md §6: at 6 seats the dealer sits out, which the FFT rules do not say.
+    pytest.param(Hand(6, 0, "garde", 2, 49), {"dealer_sits_out"}, id="6-seats-fft"),
     pytest.param(Hand(4, 4, "garde", 2, 49), {"taker"}, id="taker-not-seated"),
     pytest.param(Hand(4, -1, "garde", 2, 49), {"taker"}, id="taker-negative"),
     pytest.param(Hand(3, 3, "garde", 2, 49), {"taker"}, id="taker-not-seated-3p"),
@@ -320,7 +333,10 @@ ACCEPTED = [
 
 # How each field's messages begin.
 LABELS = {
-    "players": "Players",
+    "seats": "Seats",
+    "dealer_sits_out": "Dealer sits out",
+    "dealer": "Dealer",
+    "miseres": "Misère",
     "taker": "Taker",
     "partner": "Partner",
     "contract": "Contract",
@@ -463,8 +479,8 @@ def test_rejection(hand, fields):
     assert {problem.field for problem in validate(hand)} == fields
     with pytest.raises(InvalidHand) as raised:
         breakdown(hand)
-    assert isinstance(raised.value, ValueError)
-    assert {problem.field for problem in raised.value.problems} == fields
+    assert raised.value.problems == validate(hand)
+    assert str(raised.value) == " ".join(str(problem) for problem in validate(hand))
     with pytest.raises(InvalidHand):
         score(hand)
     for problem in raised.value.problems:
@@ -518,11 +534,7 @@ def test_whole_points_in_any_form(points):
     assert score(Hand(4, 0, "garde", 2, points)) == (168, -56, -56, -56)
 
 
-def test_str_enums_equal_strings():
-    assert Contract.GARDE_SANS == "garde_sans"
-    assert Camp.DEFENCE == "defence"
-    assert Poignee.TRIPLE == "triple"
-    assert Chelem.ANNOUNCED_FAILED == "announced_failed"
+def test_enums_and_strings_score_the_same():
     with_enums = Hand(
         4,
         0,
@@ -536,6 +548,7 @@ def test_str_enums_equal_strings():
     with_strings = garde(
         49, petit_au_bout="attack", poignees={1: "double"}, chelem="unannounced_made"
     )
+    # (25 + 8) × 2 + 20 petit au bout + 30 double poignée + 200 chelem = 316 per defender.
     assert score(with_enums) == score(with_strings) == (948, -316, -316, -316)
 
 
@@ -553,6 +566,18 @@ def test_str_enums_equal_strings():
         pytest.param(garde(49, chelem="unannounced_made"), ["chelem"], id="chelem-with-49"),
         pytest.param(Hand(3, 0, "garde", 2, "86.5", chelem="unannounced_made"), ["chelem"]),
         pytest.param(Hand(4, 0, "prise", 0, 0, defence_chelem=True), [], id="defence-chelem"),
+        pytest.param(Hand(4, 0, "prise", 0, 4, defence_chelem=True), [], id="defence-chelem-4"),
+        # RULES.md §3: unusual but legal, so a warning and never a refusal.
+        pytest.param(
+            Hand(4, 0, "prise", 0, 10, defence_chelem=True),
+            ["defence_chelem"],
+            id="defence-chelem-with-10",
+        ),
+        pytest.param(
+            Hand(3, 0, "prise", 1, "5.5", defence_chelem=True),
+            ["defence_chelem"],
+            id="defence-chelem-with-5.5",
+        ),
         pytest.param(garde(92), [], id="invalid"),
     ],
 )
@@ -569,16 +594,36 @@ def test_warnings(hand, fields):
 
 
 ANY_TABLE = st.sampled_from([3, 4, 5])
+ANY_RULES = st.builds(
+    Rules,
+    poignees=st.sampled_from(["20-30-40", "20-40-60"]),
+    rounding=st.sampled_from([1, 5, 10]),
+    misere=st.sampled_from([0, 10, 20]),
+    dealer_sits_out=st.booleans(),
+)
 
 
 @st.composite
-def valid_hands(draw, players=ANY_TABLE):
-    """Any hand RULES.md §3 accepts."""
-    players = draw(players)
-    taker = draw(st.integers(0, players - 1))
+def sessions(draw):
+    """3 to 6 seats and any house rules they allow (RULES.md §6: the dealer sits out at 6 seats,
+    may at 5, never at 3 or 4)."""
+    seats = draw(st.sampled_from([3, 4, 5, 6]))
+    rules = draw(ANY_RULES)
+    sits_out = {3: False, 4: False, 5: rules.dealer_sits_out, 6: True}[seats]
+    return seats, replace(rules, dealer_sits_out=sits_out)
+
+
+@st.composite
+def session_hands(draw, session=sessions()):
+    """(rules, hand): any hand RULES.md §3 and §6 accept under those rules."""
+    seats, rules = draw(session)
+    dealer = draw(st.integers(0, seats - 1))
+    playing = [seat for seat in range(seats) if not (rules.dealer_sits_out and seat == dealer)]
+    players = len(playing)
+    taker = draw(st.sampled_from(playing))
     partner = None
     if players == 5:
-        partner = draw(st.none() | st.integers(0, 4).filter(lambda seat: seat != taker))
+        partner = draw(st.none() | st.sampled_from([seat for seat in playing if seat != taker]))
     bouts = draw(st.integers(0, 3))
     low, high = 4 * bouts, 91 - 4 * (3 - bouts)
     if players == 4:
@@ -586,7 +631,7 @@ def valid_hands(draw, players=ANY_TABLE):
     else:
         points = Decimal(draw(st.integers(2 * low, 2 * high))) / 2
     poignees, shown = {}, 0
-    for seat in draw(st.permutations(range(players))):
+    for seat in draw(st.permutations(playing)):
         fitting = [
             size
             for size, trumps in zip(Poignee, TRUMPS[players], strict=True)
@@ -596,10 +641,13 @@ def valid_hands(draw, players=ANY_TABLE):
         if size is not None:
             poignees[seat] = size
             shown += TRUMPS[players][list(Poignee).index(size)]
+    miseres = {}
+    if rules.misere:
+        miseres = draw(st.dictionaries(st.sampled_from(playing), st.sampled_from([1, 2])))
     chelem = draw(st.sampled_from([None, *Chelem]))
     made_chelem = chelem in (Chelem.ANNOUNCED_MADE, Chelem.UNANNOUNCED_MADE)
-    return Hand(
-        players,
+    hand = Hand(
+        seats,
         taker,
         draw(st.sampled_from(Contract)),
         bouts,
@@ -609,18 +657,64 @@ def valid_hands(draw, players=ANY_TABLE):
         poignees=poignees,
         chelem=chelem,
         defence_chelem=False if made_chelem else draw(st.booleans()),
+        # Who dealt matters only when the dealer sits out; a sheet always knows it.
+        dealer=dealer if rules.dealer_sits_out else draw(st.none() | st.just(dealer)),
+        miseres=miseres,
     )
+    return rules, hand
+
+
+def valid_hands(players=ANY_TABLE):
+    """Any hand RULES.md §3 accepts under the FFT rules, at 3, 4 or 5 seats."""
+    return session_hands(st.tuples(players, st.just(FFT))).map(lambda drawn: drawn[1])
+
+
+def expected_row(hand, rules):
+    """The row RULES.md §2 and §6 give, written out again from their text, for a valid hand."""
+    sitting_out = hand.dealer if rules.dealer_sits_out else None
+    playing = [seat for seat in range(hand.seats) if seat != sitting_out]
+    target = {0: 56, 1: 51, 2: 41, 3: 36}[hand.bouts]
+    points = Decimal(hand.points)
+    made = points >= target
+    diff = math.ceil(abs(points - target))
+    # To the nearest multiple of the rounding, halves up.
+    diff = math.floor(Fraction(diff, rules.rounding) + Fraction(1, 2)) * rules.rounding
+    mult = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}[hand.contract]
+    s = 1 if made else -1
+    values = {"20-30-40": (20, 30, 40), "20-40-60": (20, 40, 60)}[rules.poignees]
+    poignee = dict(zip(["simple", "double", "triple"], values, strict=True))
+    u = (
+        s * (25 + diff) * mult
+        + {None: 0, "attack": 10 * mult, "defence": -10 * mult}[hand.petit_au_bout]
+        + s * sum(poignee[size] for size in hand.poignees.values())
+        + {None: 0, "announced_made": 400, "unannounced_made": 200, "announced_failed": -200}[
+            hand.chelem
+        ]
+        - (200 if hand.defence_chelem else 0)
+    )
+    row = dict.fromkeys(playing, -u)
+    if hand.partner is None:
+        row[hand.taker] = (len(playing) - 1) * u
+    else:
+        row[hand.taker] = 2 * u
+        row[hand.partner] = u
+    for seat, count in hand.miseres.items():
+        for other in playing:
+            if other != seat:
+                row[other] -= count * rules.misere
+                row[seat] += count * rules.misere
+    return tuple(row.get(seat, 0) for seat in range(hand.seats))
 
 
 def defenders(hand):
-    return [seat for seat in range(hand.players) if seat not in (hand.taker, hand.partner)]
+    return [seat for seat in range(hand.seats) if seat not in (hand.taker, hand.partner)]
 
 
 @given(valid_hands())
 def test_every_row_sums_to_zero(hand):
     assert validate(hand) == []
     scores = score(hand)
-    assert len(scores) == hand.players
+    assert len(scores) == hand.seats
     assert sum(scores) == 0
 
 
@@ -637,7 +731,7 @@ def test_taker_share(hand):
     if hand.partner is not None:
         assert scores[hand.taker] == 2 * scores[hand.partner] == 2 * u
     else:
-        assert scores[hand.taker] == (hand.players - 1) * u
+        assert scores[hand.taker] == (hand.seats - 1) * u
 
 
 @given(valid_hands(players=st.just(5)))
@@ -651,17 +745,16 @@ def test_five_players(hand):
 
 @given(valid_hands(), st.sampled_from([Decimal("0.5"), Decimal(1)]))
 def test_one_more_point_never_lowers_the_taker(hand, more):
-    more = Decimal(1) if hand.players == 4 else more
+    more = Decimal(1) if hand.seats == 4 else more
     richer = replace(hand, points=hand.points + more)
-    if validate(richer):  # past the bound for its bouts
-        return
+    assume(not validate(richer))  # not past the bound for its bouts
     assert score(richer)[hand.taker] >= score(hand)[hand.taker]
     assert breakdown(richer).per_defender >= breakdown(hand).per_defender
 
 
 @given(valid_hands())
-def test_score_is_breakdowns_scores(hand):
-    assert score(hand) == breakdown(hand).scores
+def test_score_follows_the_rules(hand):
+    assert score(hand) == expected_row(hand, FFT)
 
 
 @given(valid_hands())
@@ -687,7 +780,7 @@ anything = st.one_of(
 @given(
     st.builds(
         Hand,
-        players=st.sampled_from([3, 4, 5]) | anything,
+        seats=st.sampled_from([3, 4, 5, 6]) | anything,
         taker=anything,
         contract=st.sampled_from(Contract) | anything,
         bouts=anything,
@@ -697,14 +790,18 @@ anything = st.one_of(
         poignees=st.dictionaries(SEAT_KEYS, anything, max_size=3) | anything,
         chelem=anything,
         defence_chelem=anything,
-    )
+        dealer=st.integers(0, 5) | anything,
+        miseres=st.dictionaries(SEAT_KEYS, st.sampled_from([1, 2]) | anything, max_size=3)
+        | anything,
+    ),
+    ANY_RULES,
 )
-def test_any_input_is_scored_or_rejected_never_crashes(hand):
-    problems = validate(hand)
-    warnings(hand)
+def test_any_input_is_scored_or_rejected_never_crashes(hand, rules):
+    problems = validate(hand, rules)
+    warnings(hand, rules)
     if problems:
         assert all(problem.field in LABELS for problem in problems)
         with pytest.raises(InvalidHand):
-            breakdown(hand)
+            breakdown(hand, rules)
     else:
-        assert sum(score(hand)) == 0
+        assert sum(score(hand, rules)) == 0

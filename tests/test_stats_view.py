@@ -23,7 +23,7 @@ def play(sheet, players, *hands):
         if fields is None:
             Hand.objects.create(sheet=sheet, passed=True)
         else:
-            hand = scoring.Hand(players=players, **fields)
+            hand = scoring.Hand(seats=players, **fields)
             Hand.from_scoring(hand, sheet=sheet).save()
 
 
