@@ -220,7 +220,8 @@ class Rules:
 
     @classmethod
     def from_data(cls, data: object) -> Rules:
-        """Rules from ``to_data``'s form, a missing rule being the FFT's; raises ``InvalidRules``."""
+        """Rules from ``to_data``'s form, a missing rule being the FFT's; raises
+        ``InvalidRules`` naming each unknown rule and each value not in RULES.md §6."""
         if not isinstance(data, Mapping):
             raise InvalidRules(
                 [Problem("rules", _("Rules: give each rule by name, like {“rounding”: 10}."))]
@@ -241,7 +242,7 @@ class Rules:
         return POIGNEE_VALUES[self.poignees]
 
     def players(self, seats: int) -> int:
-        """How many play each hand at a session of ``seats``: one fewer when the dealer sits out."""
+        """How many play each hand with ``seats`` seats: one fewer when the dealer sits out."""
         return seats - 1 if self.dealer_sits_out else seats
 
     def describe(self) -> list[str]:
@@ -641,7 +642,7 @@ def _check_miseres(
             bad("miseres", _("Misère: seat %(value)s is not at the table."), value=key)
             continue
         if seat in seen:
-            bad("miseres", _("Misère: give each player's misères once."), seat=seat)
+            bad("miseres", _("Misère: give each player's misères at most once."), seat=seat)
             continue
         seen.add(seat)
         if seat == sitting_out:

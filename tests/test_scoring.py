@@ -613,8 +613,11 @@ def sessions(draw):
     return seats, replace(rules, dealer_sits_out=sits_out)
 
 
+ANY_SESSION = sessions()
+
+
 @st.composite
-def session_hands(draw, session=sessions()):
+def session_hands(draw, session=ANY_SESSION):
     """(rules, hand): any hand RULES.md §3 and §6 accept under those rules."""
     seats, rules = draw(session)
     dealer = draw(st.integers(0, seats - 1))
@@ -805,3 +808,576 @@ def test_any_input_is_scored_or_rejected_never_crashes(hand, rules):
             breakdown(hand, rules)
     else:
         assert sum(score(hand, rules)) == 0
+
+
+# RULES.md §6: house rules and table sizes ----------------------------------------------------
+
+# The worked examples H1–H6, seat 0 taking: (rules, hand, row).
+HOUSE_EXAMPLES = [
+    pytest.param(Rules(rounding=10), Hand(4, 0, "garde", 2, 49), (210, -70, -70, -70), id="H1"),
+    pytest.param(Rules(rounding=5), Hand(4, 0, "prise", 0, 59), (90, -30, -30, -30), id="H2"),
+    pytest.param(
+        Rules(poignees="20-40-60"),
+        Hand(4, 0, "garde", 2, 51, poignees={0: "triple"}),
+        (390, -130, -130, -130),
+        id="H3",
+    ),
+    pytest.param(
+        Rules(misere=10),
+        Hand(4, 0, "prise", 1, 60, miseres={2: 1}),
+        (92, -44, -4, -44),
+        id="H4",
+    ),
+    pytest.param(
+        Rules(dealer_sits_out=True),
+        Hand(6, 0, "prise", 1, 55, partner=2, dealer=5),
+        (58, -29, 29, -29, -29, 0),
+        id="H5",
+    ),
+    pytest.param(
+        Rules(misere=10, dealer_sits_out=True),
+        Hand(5, 0, "prise", 1, 60, miseres={2: 1}, dealer=4),
+        (92, -44, -4, -44, 0),
+        id="H6",
+    ),
+]
+
+# RULES.md §6, the rounding table: (rounding, difference, rounded).
+ROUNDING = [
+    (10, 4, 0),
+    (10, 5, 10),
+    (10, 14, 10),
+    (10, 15, 20),
+    (5, 2, 0),
+    (5, 3, 5),
+    (5, 7, 5),
+    (5, 8, 10),
+    (1, 0, 0),
+    (1, 7, 7),
+    (10, 0, 0),
+    (10, 55, 60),
+    (5, 56, 55),
+]
+
+# How each rule's messages begin.
+RULE_LABELS = {
+    "poignees": "Poignées",
+    "rounding": "Rounding",
+    "misere": "Misère",
+    "dealer_sits_out": "Dealer sits out",
+    "rules": "Rules",
+}
+
+SITS_OUT = Rules(dealer_sits_out=True)
+MISERE = Rules(misere=10)
+BOTH = Rules(misere=20, dealer_sits_out=True)
+
+# RULES.md §6, refused naming the field: (rules, hand, fields). 5 seats with the dealer (seat 4)
+# sitting out play as 4; 6 seats with the dealer (seat 5) sitting out play as 5.
+HOUSE_REJECTIONS = [
+    pytest.param(SITS_OUT, Hand(5, 4, "garde", 2, 49, dealer=4), {"taker"}, id="taker-sits-out"),
+    pytest.param(
+        SITS_OUT,
+        Hand(6, 0, "garde", 2, 49, partner=5, dealer=5),
+        {"partner"},
+        id="partner-sits-out",
+    ),
+    pytest.param(
+        SITS_OUT,
+        Hand(5, 0, "garde", 2, 49, poignees={4: "simple"}, dealer=4),
+        {"poignees"},
+        id="poignee-sits-out",
+    ),
+    pytest.param(
+        BOTH,
+        Hand(6, 0, "garde", 2, 49, miseres={5: 1}, dealer=5),
+        {"miseres"},
+        id="misere-sits-out",
+    ),
+    pytest.param(
+        BOTH,
+        Hand(5, 0, "garde", 2, 49, miseres={"4": 2}, dealer=4),
+        {"miseres"},
+        id="misere-sits-out-digits",
+    ),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: 0}), {"miseres"}, id="0-miseres"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: 3}), {"miseres"}, id="3-miseres"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: -1}), {"miseres"}, id="-1"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: True}), {"miseres"}, id="bool"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: "two"}), {"miseres"}, id="two"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: 1.5}), {"miseres"}, id="1.5"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={4: 1}), {"miseres"}, id="seat"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres=[1]), {"miseres"}, id="not-a-map"),
+    pytest.param(
+        MISERE,
+        Hand(4, 0, "garde", 2, 49, miseres={1: 1, "1": 2}),
+        {"miseres"},
+        id="two-entries-for-one-player",
+    ),
+    pytest.param(FFT, Hand(4, 0, "garde", 2, 49, miseres={2: 1}), {"miseres"}, id="misere-off"),
+    pytest.param(
+        Rules(rounding=10),
+        Hand(4, 0, "garde", 2, 49, miseres={0: 2}),
+        {"miseres"},
+        id="misere-off-house",
+    ),
+    # Who sits out must be known, and be a seat.
+    pytest.param(SITS_OUT, Hand(5, 0, "garde", 2, 49), {"dealer"}, id="no-dealer"),
+    pytest.param(SITS_OUT, Hand(5, 0, "garde", 2, 49, dealer=5), {"dealer"}, id="dealer-seat"),
+    pytest.param(SITS_OUT, Hand(6, 0, "garde", 2, 49, dealer="x"), {"dealer"}, id="dealer-text"),
+    # The others play under the rules of their number: 4 at 5 seats.
+    pytest.param(
+        SITS_OUT,
+        Hand(5, 0, "garde", 2, 49, partner=1, dealer=4),
+        {"partner"},
+        id="no-partner-when-4-play",
+    ),
+    pytest.param(
+        SITS_OUT,
+        Hand(5, 0, "garde", 2, "49.5", dealer=4),
+        {"points"},
+        id="no-half-point-when-4-play",
+    ),
+    pytest.param(
+        SITS_OUT,
+        Hand(5, 0, "garde", 2, 49, poignees={0: "simple", 1: "double"}, dealer=4),
+        {"poignees"},
+        id="4-play-thresholds",
+    ),
+    # 6 seats, and the dealer sitting out at 3 or 4 seats.
+    pytest.param(FFT, Hand(6, 0, "garde", 2, 49, dealer=5), {"dealer_sits_out"}, id="6-seats"),
+    pytest.param(SITS_OUT, Hand(3, 0, "garde", 2, 49, dealer=2), {"dealer_sits_out"}, id="3"),
+    pytest.param(SITS_OUT, Hand(4, 0, "garde", 2, 49, dealer=3), {"dealer_sits_out"}, id="4"),
+    pytest.param(SITS_OUT, Hand(7, 0, "garde", 2, 49, dealer=3), {"seats"}, id="7-seats"),
+]
+
+# Legal under the house rules, next to the refusals above: (rules, hand).
+HOUSE_ACCEPTED = [
+    pytest.param(
+        SITS_OUT, Hand(5, 0, "garde", 2, 49, poignees={0: "simple", 1: "simple"}, dealer=4)
+    ),
+    pytest.param(SITS_OUT, Hand(6, 0, "garde", 2, "49.5", partner=4, dealer=5), id="6-seats"),
+    pytest.param(FFT, Hand(5, 0, "garde", 2, 49, poignees={0: "simple", 1: "double"})),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: 2, 2: "1", 3: None, 0: ""})),
+    pytest.param(FFT, Hand(4, 0, "garde", 2, 49, miseres={1: None, 2: ""}), id="empty-miseres"),
+    # Who dealt is ignored when the dealer plays.
+    pytest.param(FFT, Hand(4, 3, "garde", 2, 49, dealer=3, poignees={3: "simple"})),
+    pytest.param(MISERE, Hand(5, 4, "garde", 2, 49, dealer=9, miseres={4: 1})),
+]
+
+
+@pytest.mark.parametrize(("rules", "hand", "row"), HOUSE_EXAMPLES)
+def test_house_rules_example(rules, hand, row):
+    assert score(hand, rules) == row
+    assert validate(hand, rules) == []
+
+
+def test_h4_misere_is_outside_the_plain_row():
+    detail = breakdown(Hand(4, 0, "prise", 1, 60, miseres={2: 1}), MISERE)
+    # RULES.md §6: the plain row is +102, −34, −34, −34; the misère adds +30 to seat 2 and −10
+    # to each other.
+    assert detail.per_defender == 34
+    assert detail.miseres == (-10, -10, 30, -10)
+    assert detail.misere_counts == (0, 0, 1, 0)
+    assert tuple(s - m for s, m in zip(detail.scores, detail.miseres, strict=True)) == (
+        102,
+        -34,
+        -34,
+        -34,
+    )
+
+
+@pytest.mark.parametrize(("rules", "misere"), [(MISERE, 10), (Rules(misere=20), 20)])
+@pytest.mark.parametrize("hand_points", [60, 30], ids=["made", "lost"])
+def test_misere_is_not_multiplied_and_ignores_the_result(rules, misere, hand_points):
+    plain = Hand(4, 0, "garde_contre", 1, hand_points)
+    announced = replace(plain, miseres={1: 2, 3: 1})
+    # Seat 1: 2 misères from each of 3 others; seat 3: 1 from each of 3 others.
+    extra = (-3 * misere, 6 * misere - misere, -3 * misere, 3 * misere - 2 * misere)
+    expected = tuple(a + b for a, b in zip(score(plain, rules), extra, strict=True))
+    assert score(announced, rules) == expected
+
+
+def test_sitting_out_seat_pays_no_misere():
+    detail = breakdown(Hand(6, 1, "prise", 1, 60, miseres={0: 1}, dealer=3), BOTH)
+    # 5 play: seat 0 receives 20 from each of the 4 others in the hand, not from seat 3.
+    assert detail.miseres == (80, -20, -20, 0, -20, -20)
+    assert detail.scores[3] == 0
+    assert detail.sitting_out == 3
+    assert (detail.seats, detail.players) == (6, 5)
+
+
+@pytest.mark.parametrize(("rules", "hand", "fields"), HOUSE_REJECTIONS)
+def test_house_rules_rejection(rules, hand, fields):
+    problems = validate(hand, rules)
+    assert {problem.field for problem in problems} == fields
+    for problem in problems:
+        assert str(problem).startswith(LABELS[problem.field])
+    with pytest.raises(InvalidHand) as raised:
+        score(hand, rules)
+    assert raised.value.problems == problems
+
+
+@pytest.mark.parametrize(("rules", "hand"), HOUSE_ACCEPTED)
+def test_house_rules_accepted(rules, hand):
+    assert validate(hand, rules) == []
+    assert sum(score(hand, rules)) == 0
+
+
+def test_role_refused_to_the_sitting_out_seat_names_the_seat():
+    hand = Hand(5, 0, "garde", 2, 49, poignees={4: "simple"}, miseres={4: 1}, dealer=4)
+    problems = validate(hand, BOTH)
+    assert [(p.field, p.seat) for p in problems] == [("poignees", 4), ("miseres", 4)]
+    assert str(problems[0]) == "Poignée: the dealer sits out this hand, so shows no poignée."
+    assert str(problems[1]) == "Misère: the dealer sits out this hand, so announces no misère."
+
+
+def test_misere_count_message_names_the_count():
+    (problem,) = validate(Hand(4, 0, "garde", 2, 49, miseres={2: 3}), MISERE)
+    assert (problem.field, problem.seat) == ("miseres", 2)
+    assert str(problem) == "Misère: a player announces 1 or 2 misères, not 3."
+
+
+@pytest.mark.parametrize(
+    ("seats", "rules", "accepted"),
+    [
+        (3, FFT, True),
+        (4, FFT, False),
+        (5, FFT, True),
+        (5, SITS_OUT, False),  # 4 play
+        (6, SITS_OUT, True),  # 5 play
+    ],
+)
+def test_half_point_step_follows_the_players_in_the_hand(seats, rules, accepted):
+    hand = Hand(seats, 0, "prise", 2, "40.5", dealer=seats - 1)
+    fields = [problem.field for problem in validate(hand, rules)]
+    assert fields == ([] if accepted else ["points"])
+    if accepted:
+        # RULES.md §2: 40.5 with 2 bouts is lost by 1.
+        detail = breakdown(hand, rules)
+        assert (detail.made, detail.diff, detail.per_defender) == (False, 1, -26)
+
+
+# Rounding ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rounding", "diff", "expected"), ROUNDING)
+def test_rounding_table(rounding, diff, expected):
+    assert round_diff(diff, rounding) == expected
+
+
+@pytest.mark.parametrize(
+    ("bouts", "points", "made", "diff", "rounded", "u"),
+    [
+        (2, 45, True, 4, 0, 25),
+        (2, 46, True, 5, 10, 35),
+        (2, 55, True, 14, 10, 35),
+        (2, 56, True, 15, 20, 45),
+        # Lost by 4 rounds to 0: still lost, the 25 still paid by the taker.
+        (2, 37, False, 4, 0, -25),
+        (2, 36, False, 5, 10, -35),
+        (0, 0, False, 56, 60, -85),
+        (3, 91, True, 55, 60, 85),
+    ],
+)
+def test_rounding_to_10_in_a_hand(bouts, points, made, diff, rounded, u):
+    detail = breakdown(Hand(4, 0, "prise", bouts, points), Rules(rounding=10))
+    assert (detail.made, detail.diff, detail.rounded_diff, detail.per_defender) == (
+        made,
+        diff,
+        rounded,
+        u,
+    )
+
+
+def test_rounding_comes_after_the_half_point_step():
+    # 3 players, 2 bouts: 43.5 is made by 2.5, so by 3 (§2), then 5 with rounding 5 (§6).
+    detail = breakdown(Hand(3, 0, "prise", 2, "43.5"), Rules(rounding=5))
+    assert (detail.diff, detail.rounded_diff) == (3, 5)
+    assert detail.scores == (60, -30, -30)
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "expression", "miseres"),
+    [
+        (Rules(rounding=10), Hand(4, 0, "garde", 2, 49), "(25 + 8 → 10) × 2", ""),
+        (Rules(rounding=10), Hand(4, 0, "garde", 2, 51), "(25 + 10) × 2", ""),
+        (
+            Rules(rounding=5, poignees="20-40-60"),
+            Hand(4, 0, "prise", 2, 38, poignees={1: "double"}),
+            "−(25 + 3 → 5) × 1 − 40 poignée",
+            "",
+        ),
+        (MISERE, Hand(4, 0, "prise", 1, 60, miseres={2: 1}), "(25 + 9) × 1", "10 misère × 3 (2)"),
+        (
+            BOTH,
+            Hand(6, 0, "prise", 1, 60, miseres={1: 2, 4: 1}, dealer=5),
+            "(25 + 9) × 1",
+            "40 misère × 4 (1), 20 misère × 4 (4)",
+        ),
+    ],
+)
+def test_house_rules_expression(rules, hand, expression, miseres):
+    detail = breakdown(hand, rules)
+    assert detail.expression() == expression
+    assert detail.misere_expression() == miseres
+
+
+def test_misere_expression_with_names():
+    detail = breakdown(Hand(4, 0, "prise", 1, 60, miseres={2: 1}), MISERE)
+    assert detail.misere_expression(["Ana", "Ben", "Chloé", "Dan"]) == "10 misère × 3 (Chloé)"
+
+
+def test_fft_hand_has_no_misere_expression():
+    detail = breakdown(fft_hand(*FFT_SHEET[0][:-1]))
+    assert detail.misere_expression() == ""
+    assert detail.miseres == (0, 0, 0, 0)
+    assert detail.sitting_out is None
+    assert detail.rounded_diff == detail.diff == 8
+
+
+# Rules -----------------------------------------------------------------------------------------
+
+
+def test_fft_is_the_default():
+    assert Rules() == FFT
+    assert FFT.is_fft
+    assert FFT.to_data() == {
+        "poignees": "20-30-40",
+        "rounding": 1,
+        "misere": 0,
+        "dealer_sits_out": False,
+    }
+    assert FFT.describe() == []
+    assert dict(FFT.poignee_values) == {"simple": 20, "double": 30, "triple": 40}
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        (Rules(poignees="20-40-60"), ["Poignées 20/40/60"]),
+        (Rules(rounding=5), ["Differences rounded to 5"]),
+        (Rules(rounding=10), ["Differences rounded to 10"]),
+        (Rules(misere=10), ["Misère 10"]),
+        (Rules(misere=20), ["Misère 20"]),
+        (SITS_OUT, ["Dealer sits out"]),
+        (
+            Rules(poignees="20-40-60", rounding=10, misere=20, dealer_sits_out=True),
+            ["Poignées 20/40/60", "Differences rounded to 10", "Misère 20", "Dealer sits out"],
+        ),
+    ],
+)
+def test_house_rules_are_named(rules, words):
+    assert not rules.is_fft
+    assert rules.describe() == words
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_house_rule_names_are_translated(language):
+    rules = Rules(poignees="20-40-60", rounding=10, misere=20, dealer_sits_out=True)
+    with translation.override(language):
+        named = [translation.gettext(words) for words in rules.describe()]
+    # Game terms stay French; the rest is translated.
+    assert named[0] == "Poignées 20/40/60"
+    assert named[2] == "Misère 20"
+    assert named[1] != "Differences rounded to 10"
+    assert named[3] != "Dealer sits out"
+
+
+def test_poignee_values_follow_the_rules():
+    assert dict(Rules(poignees="20-40-60").poignee_values) == {
+        "simple": 20,
+        "double": 40,
+        "triple": 60,
+    }
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "players"),
+    [
+        (FFT, 3, 3),
+        (FFT, 4, 4),
+        (FFT, 5, 5),
+        (SITS_OUT, 5, 4),
+        (SITS_OUT, 6, 5),
+    ],
+)
+def test_players_in_a_hand(rules, seats, players):
+    assert rules.players(seats) == players
+    assert check_rules(rules, seats) == []
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "field"),
+    [
+        (FFT, 6, "dealer_sits_out"),
+        (Rules(misere=10), 6, "dealer_sits_out"),
+        (SITS_OUT, 3, "dealer_sits_out"),
+        (SITS_OUT, 4, "dealer_sits_out"),
+        (FFT, 2, "seats"),
+        (FFT, 7, "seats"),
+        (SITS_OUT, 7, "seats"),
+        (FFT, "six", "seats"),
+        (FFT, True, "seats"),
+    ],
+)
+def test_check_rules_refuses(rules, seats, field):
+    (problem,) = check_rules(rules, seats)
+    assert problem.field == field
+    assert str(problem).startswith(LABELS[field] + ":")
+
+
+def test_check_rules_messages():
+    (six,) = check_rules(FFT, 6)
+    assert str(six) == "Dealer sits out: at 6 seats the dealer always sits out, so it must be on."
+    (four,) = check_rules(SITS_OUT, 4)
+    assert (
+        str(four) == "Dealer sits out: only at 5 or 6 seats; at 4 seats everyone plays every hand."
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "rules"),
+    [
+        ({}, FFT),
+        ({"rounding": 10}, Rules(rounding=10)),
+        ({"poignees": "20-40-60", "misere": 20}, Rules(poignees="20-40-60", misere=20)),
+        ({"dealer_sits_out": True}, SITS_OUT),
+        (
+            {"poignees": "20-30-40", "rounding": 5, "misere": 10, "dealer_sits_out": False},
+            Rules(rounding=5, misere=10),
+        ),
+    ],
+)
+def test_rules_from_data(data, rules):
+    assert Rules.from_data(data) == rules
+
+
+@pytest.mark.parametrize(
+    ("data", "fields"),
+    [
+        pytest.param({"poignees": "20-30-50"}, ["poignees"], id="poignees-value"),
+        pytest.param({"poignees": 20}, ["poignees"], id="poignees-type"),
+        pytest.param({"rounding": 2}, ["rounding"], id="rounding-2"),
+        pytest.param({"rounding": 0}, ["rounding"], id="rounding-0"),
+        pytest.param({"rounding": True}, ["rounding"], id="rounding-bool"),
+        pytest.param({"rounding": "10"}, ["rounding"], id="rounding-text"),
+        pytest.param({"rounding": 10.0}, ["rounding"], id="rounding-float"),
+        pytest.param({"misere": 15}, ["misere"], id="misere-15"),
+        pytest.param({"misere": False}, ["misere"], id="misere-bool"),
+        pytest.param({"misere": None}, ["misere"], id="misere-none"),
+        pytest.param({"dealer_sits_out": 1}, ["dealer_sits_out"], id="sits-out-1"),
+        pytest.param({"dealer_sits_out": "yes"}, ["dealer_sits_out"], id="sits-out-text"),
+        pytest.param({"chelem": 500}, ["rules"], id="unknown-rule"),
+        pytest.param({1: 10}, ["rules"], id="key-not-text"),
+        pytest.param(
+            {"rounding": 3, "misere": 5, "petit": 20},
+            ["rounding", "misere", "rules"],
+            id="every-problem",
+        ),
+        pytest.param(None, ["rules"], id="none"),
+        pytest.param(["rounding", 10], ["rules"], id="list"),
+        pytest.param("FFT", ["rules"], id="text"),
+    ],
+)
+def test_rules_from_data_refuses(data, fields):
+    with pytest.raises(InvalidRules) as raised:
+        Rules.from_data(data)
+    assert [problem.field for problem in raised.value.problems] == fields
+    for problem in raised.value.problems:
+        assert str(problem).startswith(RULE_LABELS[problem.field] + ":")
+
+
+def test_unknown_rule_is_named():
+    with pytest.raises(InvalidRules) as raised:
+        Rules.from_data({"petit": 20})
+    assert str(raised.value) == "Rules: there is no rule “petit”."
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"rounding": 7}, {"misere": 5}, {"poignees": "10-20-30"}, {"dealer_sits_out": None}],
+)
+def test_rules_built_directly_are_checked_too(fields):
+    with pytest.raises(InvalidRules) as raised:
+        Rules(**fields)
+    assert [problem.field for problem in raised.value.problems] == list(fields)
+
+
+@pytest.mark.parametrize(
+    ("dealer", "seats", "following"), [(0, 4, 1), (3, 4, 0), (4, 5, 0), (2, 6, 3), (5, 6, 0)]
+)
+def test_next_dealer(dealer, seats, following):
+    assert next_dealer(dealer, seats) == following
+
+
+# RULES.md §6 invariants, over every rule combination and 3 to 6 seats -----------------------
+
+
+@given(session_hands())
+def test_house_rules_rows_sum_to_zero(drawn):
+    rules, hand = drawn
+    assert validate(hand, rules) == []
+    scores = score(hand, rules)
+    assert len(scores) == hand.seats
+    assert sum(scores) == 0
+
+
+@given(session_hands())
+def test_house_rules_follow_the_rules(drawn):
+    rules, hand = drawn
+    assert score(hand, rules) == expected_row(hand, rules)
+
+
+@given(session_hands())
+def test_sitting_out_seat_scores_zero(drawn):
+    rules, hand = drawn
+    detail = breakdown(hand, rules)
+    if rules.dealer_sits_out:
+        assert detail.sitting_out == hand.dealer
+        assert detail.scores[hand.dealer] == 0
+        assert detail.miseres[hand.dealer] == 0
+        assert detail.players == hand.seats - 1
+    else:
+        assert detail.sitting_out is None
+        assert detail.players == hand.seats
+
+
+@given(session_hands())
+def test_rounding_never_flips_made_or_lost(drawn):
+    rules, hand = drawn
+    detail = breakdown(hand, rules)
+    target = {0: 56, 1: 51, 2: 41, 3: 36}[hand.bouts]
+    assert detail.made is (Decimal(hand.points) >= target)
+    assert (detail.contract > 0) is detail.made
+    assert detail.rounded_diff % rules.rounding == 0
+    assert abs(detail.rounded_diff - detail.diff) * 2 <= rules.rounding
+
+
+@given(session_hands())
+def test_miseres_sum_to_zero_and_stay_outside_u(drawn):
+    rules, hand = drawn
+    detail = breakdown(hand, rules)
+    assert sum(detail.miseres) == 0
+    plain = breakdown(replace(hand, miseres={}), rules)
+    assert detail.per_defender == plain.per_defender
+    assert detail.scores == tuple(s + m for s, m in zip(plain.scores, detail.miseres, strict=True))
+
+
+@given(valid_hands(), st.integers(0, 4))
+def test_fft_scores_as_before(hand, dealer):
+    expected = expected_row(hand, FFT)
+    assert score(hand) == score(hand, FFT) == score(hand, Rules()) == expected
+    # Who dealt changes nothing when the dealer plays.
+    assert score(replace(hand, dealer=dealer % hand.seats)) == expected
+
+
+@given(ANY_RULES)
+def test_rules_round_trip_and_hash(rules):
+    data = rules.to_data()
+    assert Rules.from_data(data) == rules
+    assert Rules.from_data(json.loads(json.dumps(data))) == rules
+    assert hash(Rules.from_data(data)) == hash(rules)
+    assert {rules: "session"}[Rules(**data)] == "session"
+    assert rules.is_fft is (rules == FFT)
+    assert rules.is_fft is (rules.describe() == [])
