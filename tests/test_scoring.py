@@ -988,14 +988,19 @@ def test_h4_misere_is_outside_the_plain_row():
 
 
 @pytest.mark.parametrize(("rules", "misere"), [(MISERE, 10), (Rules(misere=20), 20)])
-@pytest.mark.parametrize("hand_points", [60, 30], ids=["made", "lost"])
-def test_misere_is_not_multiplied_and_ignores_the_result(rules, misere, hand_points):
-    plain = Hand(4, 0, "garde_contre", 1, hand_points)
-    announced = replace(plain, miseres={1: 2, 3: 1})
-    # Seat 1: 2 misères from each of 3 others; seat 3: 1 from each of 3 others.
+@pytest.mark.parametrize(
+    ("points", "plain"),
+    [
+        (60, (612, -204, -204, -204)),  # made by 9: (25 + 9) × 6 = 204 per defender
+        (30, (-828, 276, 276, 276)),  # lost by 21: (25 + 21) × 6 = 276 per defender
+    ],
+    ids=["made", "lost"],
+)
+def test_misere_is_not_multiplied_and_ignores_the_result(rules, misere, points, plain):
+    hand = Hand(4, 0, "garde_contre", 1, points, miseres={1: 2, 3: 1})
+    # Seat 1: 2 misères from each of its 3 others; seat 3: 1 from each of its 3 others.
     extra = (-3 * misere, 6 * misere - misere, -3 * misere, 3 * misere - 2 * misere)
-    expected = tuple(a + b for a, b in zip(score(plain, rules), extra, strict=True))
-    assert score(announced, rules) == expected
+    assert score(hand, rules) == tuple(a + b for a, b in zip(plain, extra, strict=True))
 
 
 def test_sitting_out_seat_pays_no_misere():
