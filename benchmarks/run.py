@@ -70,7 +70,7 @@ def build_sheet(players: int, hands: int, seed: int):
         partner = rng.randrange(players) if players == 5 else None
         taker = rng.randrange(players)
         hand = scoring.Hand(
-            players=players,
+            seats=players,
             taker=taker,
             contract=rng.choice(list(scoring.Contract)),
             bouts=bouts,

@@ -325,7 +325,7 @@ def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.H
             )
 
     hand = scoring.Hand(
-        players=len(players),
+        seats=len(players),
         **{**fields, "poignees": {int(seat): size for seat, size in poignees.items()}},
     )
     for problem in scoring.validate(hand):
@@ -445,7 +445,7 @@ def csv_row(row: sheets.Row, names: list[str]) -> list:
     partner = ""
     if hand.partner is not None:
         partner = names[hand.partner]
-    elif hand.players == 5:
+    elif hand.seats == 5:
         partner = gettext("alone")
     result = gettext("made by %(diff)s") if detail.made else gettext("lost by %(diff)s")
     chelem = [str(Chelem(hand.chelem).label)] if hand.chelem else []

@@ -180,7 +180,7 @@ class HandForm(forms.Form):
         self.players = len(self.seats)
         names = [(seat, name) for seat, name in enumerate(self.seats)]
         self.fields["taker"].choices = names
-        trumps = scoring.FFT.poignee_trumps.get(self.players, {})
+        trumps = scoring.POIGNEE_TRUMPS.get(self.players, {})
         if self.players == 5:
             self.fields["partner"].choices = [("", _("alone")), *names]
         else:
@@ -245,7 +245,7 @@ class HandForm(forms.Form):
         if points is None:
             return None
         if self.cleaned_data.get("counted_by_defence"):
-            return scoring.FFT.total_points - points
+            return scoring.TOTAL_POINTS - points
         return points
 
     def clean(self):
@@ -273,7 +273,7 @@ class HandForm(forms.Form):
     def scoring_hand(self) -> scoring.Hand:
         data = self.cleaned_data
         return scoring.Hand(
-            players=self.players,
+            seats=self.players,
             taker=data["taker"],
             contract=data["contract"],
             bouts=data["bouts"],

@@ -190,7 +190,7 @@ class Hand(models.Model):
         if self.passed:
             return None
         return scoring.Hand(
-            players=players,
+            seats=players,
             taker=self.taker,
             contract=self.contract,
             bouts=self.bouts,

@@ -1,7 +1,9 @@
-"""French Tarot scoring under the FFT official rules (RULES.md §1–3), as pure Python.
+"""French Tarot scoring: the FFT official rules (RULES.md §1–3) and a session's house rules
+(RULES.md §6), as pure Python.
 
-The public API is ``Hand``, ``score``, ``breakdown``, ``validate``, ``warnings`` and
-``InvalidHand``. Nothing here imports Django or does I/O: the app, the backup format and
+The public API is ``Rules`` (``FFT`` by default), ``check_rules``, ``Hand``, ``score``,
+``breakdown``, ``validate``, ``warnings``, ``next_dealer``, ``InvalidHand`` and
+``InvalidRules``. Nothing here imports Django or does I/O: the app, the backup format and
 outside scripts all use it.
 
 Messages are English source strings marked with ``_`` for extraction; callers translate them
@@ -11,7 +13,7 @@ Messages are English source strings marked with ``_`` for extraction; callers tr
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
@@ -19,17 +21,23 @@ from types import MappingProxyType
 
 __all__ = [
     "FFT",
+    "PLAYERS",
+    "SEATS",
     "Breakdown",
     "Camp",
     "Chelem",
     "Contract",
     "Hand",
     "InvalidHand",
+    "InvalidRules",
     "Poignee",
     "Problem",
     "Rules",
     "breakdown",
     "card_points",
+    "check_rules",
+    "next_dealer",
+    "round_diff",
     "score",
     "validate",
     "warnings",
@@ -69,91 +77,58 @@ def _frozen(mapping: dict) -> Mapping:
     return MappingProxyType(mapping)
 
 
-@dataclass(frozen=True)
-class Rules:
-    """Every constant of the scoring in one place, so house rules can replace some of them."""
+# The FFT constants (RULES.md §2–3); no house rule changes them.
+BASE = 25
+MULTIPLIERS: Mapping[str, int] = _frozen(
+    {Contract.PRISE: 1, Contract.GARDE: 2, Contract.GARDE_SANS: 4, Contract.GARDE_CONTRE: 6}
+)
+# Card points the attack needs, by the number of bouts it holds.
+TARGETS: Mapping[int, int] = _frozen({0: 56, 1: 51, 2: 41, 3: 36})
+PETIT_AU_BOUT = 10
+# Trumps a poignée shows, by the number of players in the hand: simple, double, triple.
+POIGNEE_TRUMPS: Mapping[int, Mapping[str, int]] = _frozen(
+    {
+        players: _frozen(dict(zip(Poignee, counts, strict=True)))
+        for players, counts in {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}.items()
+    }
+)
+CHELEM_BONUSES: Mapping[str, int] = _frozen(
+    {Chelem.ANNOUNCED_MADE: 400, Chelem.UNANNOUNCED_MADE: 200, Chelem.ANNOUNCED_FAILED: -200}
+)
+DEFENCE_CHELEM = 200
+# 21 trumps and the excuse.
+TRUMPS = 22
+TOTAL_POINTS = 91
+# A bout counts 4.5, or 4 for the excuse kept by the defence in a chelem (FFT).
+BOUT_MIN_POINTS = 4
+BOUT_POINTS = Decimal("4.5")
 
-    base: int = 25
-    multipliers: Mapping[str, int] = field(
-        default_factory=lambda: _frozen(
-            {
-                Contract.PRISE: 1,
-                Contract.GARDE: 2,
-                Contract.GARDE_SANS: 4,
-                Contract.GARDE_CONTRE: 6,
-            }
-        )
-    )
-    # Card points the attack needs, by the number of bouts it holds.
-    targets: Mapping[int, int] = field(
-        default_factory=lambda: _frozen({0: 56, 1: 51, 2: 41, 3: 36})
-    )
-    petit_au_bout: int = 10
-    poignee_values: Mapping[str, int] = field(
-        default_factory=lambda: _frozen(
-            {Poignee.SIMPLE: 20, Poignee.DOUBLE: 30, Poignee.TRIPLE: 40}
-        )
-    )
-    # Trumps a poignée shows, by table size: simple, double, triple.
-    poignee_trumps: Mapping[int, Mapping[str, int]] = field(
-        default_factory=lambda: _frozen(
-            {
-                players: _frozen(dict(zip(Poignee, counts, strict=True)))
-                for players, counts in {
-                    3: (13, 15, 18),
-                    4: (10, 13, 15),
-                    5: (8, 10, 13),
-                }.items()
-            }
-        )
-    )
-    chelem_bonuses: Mapping[str, int] = field(
-        default_factory=lambda: _frozen(
-            {
-                Chelem.ANNOUNCED_MADE: 400,
-                Chelem.UNANNOUNCED_MADE: 200,
-                Chelem.ANNOUNCED_FAILED: -200,
-            }
-        )
-    )
-    defence_chelem: int = 200
-    # 21 trumps and the excuse.
-    trumps: int = 22
-    total_points: int = 91
-    # A bout counts 4.5, or 4 for the excuse kept by the defence in a chelem (FFT).
-    bout_min_points: int = 4
+# The house rules' choices (RULES.md §6), the FFT's first.
+POIGNEE_VALUES: Mapping[str, Mapping[str, int]] = _frozen(
+    {
+        scale: _frozen(dict(zip(Poignee, values, strict=True)))
+        for scale, values in {"20-30-40": (20, 30, 40), "20-40-60": (20, 40, 60)}.items()
+    }
+)
+ROUNDINGS = (1, 5, 10)
+MISERES = (0, 10, 20)
+# One player may announce both misères (no trump, no face card).
+MISERE_COUNTS = (1, 2)
 
-
-FFT = Rules()
-
+# Players in one hand, and seats in a session (5 or 6 when the dealer sits out).
 PLAYERS = (3, 4, 5)
+SEATS = (3, 4, 5, 6)
 HALF = Decimal("0.5")
 
 
 @dataclass(frozen=True)
-class Hand:
-    """The inputs of one hand, as the players give them (RULES.md §1)."""
-
-    players: int
-    taker: int
-    contract: str
-    bouts: int
-    points: int | float | Decimal | str
-    partner: int | None = None
-    petit_au_bout: str | None = None
-    poignees: Mapping[int, str] = field(default_factory=dict)
-    chelem: str | None = None
-    defence_chelem: bool = False
-
-
-@dataclass(frozen=True)
 class Problem:
-    """One thing wrong (or unusual) with a hand: the field it concerns and why."""
+    """One thing wrong (or unusual) with a hand or rules: the field it concerns and why."""
 
     field: str
     message: str
     params: Mapping[str, object] = field(default_factory=dict)
-    # For poignées: the seat whose poignée is concerned.
+    # For poignées and misères: the seat whose announcement is concerned.
     seat: int | None = None
 
     def translated(self, gettext: Callable[[str], str] = str) -> str:
@@ -171,14 +146,190 @@ class InvalidHand(ValueError):
         super().__init__(" ".join(str(p) for p in self.problems))
 
 
+class InvalidRules(ValueError):
+    """House rules that are not in RULES.md §6's table; ``problems`` names each field."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__(" ".join(str(p) for p in self.problems))
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# Each rule: whether a value is one of its choices, and the message when it is not.
+_RULE_CHOICES: Mapping[str, tuple[Callable[[object], bool], str]] = _frozen(
+    {
+        "poignees": (
+            lambda value: isinstance(value, str) and value in POIGNEE_VALUES,
+            _("Poignées: choose 20-30-40 or 20-40-60."),
+        ),
+        "rounding": (
+            lambda value: _is_int(value) and value in ROUNDINGS,
+            _("Rounding: choose 1 (no rounding), 5 or 10."),
+        ),
+        "misere": (
+            lambda value: _is_int(value) and value in MISERES,
+            _("Misère: choose 0 (no misère), 10 or 20."),
+        ),
+        "dealer_sits_out": (
+            lambda value: isinstance(value, bool),
+            _("Dealer sits out: answer yes or no."),
+        ),
+    }
+)
+
+
+def _rule_problems(data: Mapping[str, object]) -> list[Problem]:
+    problems = []
+    for name, value in data.items():
+        if name not in _RULE_CHOICES:
+            problems.append(
+                Problem("rules", _("Rules: there is no rule “%(value)s”."), {"value": name})
+            )
+            continue
+        accepts, message = _RULE_CHOICES[name]
+        if not accepts(value):
+            problems.append(Problem(name, message, {"value": value}))
+    return problems
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A session's house rules (RULES.md §6), one hashable value; ``Rules()`` is the FFT's."""
+
+    poignees: str = "20-30-40"
+    rounding: int = 1
+    misere: int = 0
+    dealer_sits_out: bool = False
+
+    def __post_init__(self):
+        problems = _rule_problems(self.to_data())
+        if problems:
+            raise InvalidRules(problems)
+
+    def to_data(self) -> dict:
+        """Every rule by name, as JSON can hold it; ``from_data`` reads it back."""
+        return {
+            "poignees": self.poignees,
+            "rounding": self.rounding,
+            "misere": self.misere,
+            "dealer_sits_out": self.dealer_sits_out,
+        }
+
+    @classmethod
+    def from_data(cls, data: object) -> Rules:
+        """Rules from ``to_data``'s form, a missing rule being the FFT's; raises
+        ``InvalidRules`` naming each unknown rule and each value not in RULES.md §6."""
+        if not isinstance(data, Mapping):
+            raise InvalidRules(
+                [Problem("rules", _("Rules: give each rule by name, like {“rounding”: 10}."))]
+            )
+        problems = _rule_problems(data)
+        if problems:
+            raise InvalidRules(problems)
+        return cls(**data)
+
+    @property
+    def is_fft(self) -> bool:
+        """True on the FFT's rules, which a sheet marks "FFT" (RULES.md §6)."""
+        return self == Rules()
+
+    @property
+    def poignee_values(self) -> Mapping[str, int]:
+        """The value of a simple, double and triple poignée."""
+        return POIGNEE_VALUES[self.poignees]
+
+    def players(self, seats: int) -> int:
+        """How many play each hand with ``seats`` seats: one fewer when the dealer sits out."""
+        return seats - 1 if self.dealer_sits_out else seats
+
+    def describe(self) -> list[str]:
+        """Each house rule in words (English msgids for the caller to translate); [] for FFT."""
+        words = []
+        if self.poignees == "20-40-60":
+            words.append(_("Poignées 20/40/60"))
+        words += {
+            1: [],
+            5: [_("Differences rounded to 5")],
+            10: [_("Differences rounded to 10")],
+        }[self.rounding]
+        words += {0: [], 10: [_("Misère 10")], 20: [_("Misère 20")]}[self.misere]
+        if self.dealer_sits_out:
+            words.append(_("Dealer sits out"))
+        return words
+
+
+FFT = Rules()
+
+
+def check_rules(rules: Rules, seats: int) -> list[Problem]:
+    """Why these rules cannot play at ``seats`` seats (RULES.md §6); empty when they can."""
+    number = _as_int(seats)
+    if number not in SEATS:
+        return [
+            Problem(
+                "seats", _("Seats: a session has 3 to 6 seats, not %(value)s."), {"value": seats}
+            )
+        ]
+    if number == 6 and not rules.dealer_sits_out:
+        return [
+            Problem(
+                "dealer_sits_out",
+                _("Dealer sits out: at 6 seats the dealer always sits out, so it must be on."),
+            )
+        ]
+    if number < 5 and rules.dealer_sits_out:
+        return [
+            Problem(
+                "dealer_sits_out",
+                _(
+                    "Dealer sits out: only at 5 or 6 seats; at %(value)s seats everyone plays "
+                    "every hand."
+                ),
+                {"value": number},
+            )
+        ]
+    return []
+
+
+def next_dealer(dealer: int, seats: int) -> int:
+    """Who deals after ``dealer``: the next seat, passed deal or not (RULES.md §4, §6)."""
+    return (dealer + 1) % seats
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The inputs of one hand, as the players give them (RULES.md §1, §6)."""
+
+    # Seats in the session; one fewer play when the dealer sits out (``Rules.players``).
+    seats: int
+    taker: int
+    contract: str
+    bouts: int
+    points: int | float | Decimal | str
+    partner: int | None = None
+    petit_au_bout: str | None = None
+    poignees: Mapping[int, str] = field(default_factory=dict)
+    chelem: str | None = None
+    defence_chelem: bool = False
+    # Who dealt: needed only when the dealer sits out, to know who does not play.
+    dealer: int | None = None
+    # Seat -> 1 or 2 misères announced; only when the session plays misère.
+    miseres: Mapping[int, int] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Breakdown:
-    """How a hand's row is computed, step by step (RULES.md §2)."""
+    """How a hand's row is computed, step by step (RULES.md §2, §6)."""
 
+    # Players in the hand (the seats but the one sitting out).
     players: int
     made: bool
     points: Decimal
     target: int
+    # The difference after the half-point step; ``rounded_diff`` after the house rounding.
     diff: int
     base: int
     multiplier: int
@@ -188,12 +339,24 @@ class Breakdown:
     chelem: int
     defence_chelem: int
     per_defender: int
+    # Each seat's score, misères included.
     scores: tuple[int, ...]
+    seats: int
+    rounded_diff: int
+    # The seat sitting out the hand (it scores 0), or None when everyone plays.
+    sitting_out: int | None
+    # The session's value of one misère, each seat's misères, and what they add to its score.
+    misere: int
+    misere_counts: tuple[int, ...]
+    miseres: tuple[int, ...]
 
     def expression(self) -> str:
         """The sum that gives ``per_defender``, e.g. ``(25 + 8) × 2 + 20 petit au bout``."""
         sign = "" if self.made else "−"
-        text = f"{sign}({self.base} + {self.diff}) × {self.multiplier}"
+        diff = str(self.diff)
+        if self.rounded_diff != self.diff:
+            diff += f" → {self.rounded_diff}"
+        text = f"{sign}({self.base} + {diff}) × {self.multiplier}"
         terms = [
             (self.petit_au_bout, "petit au bout"),
             (self.poignees, "poignée"),
@@ -204,6 +367,16 @@ class Breakdown:
             if value:
                 text += f" {'+' if value > 0 else '−'} {abs(value)} {label}"
         return text
+
+    def misere_expression(self, names: Sequence[str] | None = None) -> str:
+        """The misères, outside ``per_defender``: what each announcer receives from each other
+        player in the hand, e.g. ``10 misère × 3 (Chloé)``; empty when nobody announced one."""
+        terms = []
+        for seat, count in enumerate(self.misere_counts):
+            if count:
+                name = names[seat] if names is not None else str(seat)
+                terms.append(f"{count * self.misere} misère × {self.players - 1} ({name})")
+        return ", ".join(terms)
 
 
 def _as_int(value: object) -> int | None:
@@ -241,6 +414,8 @@ class _Checked:
     """A hand's inputs once normalised; only built from a hand with no problem."""
 
     players: int
+    seats: int
+    sitting_out: int | None
     taker: int
     contract: Contract
     bouts: int
@@ -250,6 +425,7 @@ class _Checked:
     poignees: Mapping[int, Poignee]
     chelem: Chelem | None
     defence_chelem: bool
+    miseres: Mapping[int, int]
 
 
 def _choice(enum: type[StrEnum], value: object) -> StrEnum | None:
@@ -265,19 +441,26 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
     def bad(field_name: str, message: str, seat: int | None = None, **params):
         problems.append(Problem(field_name, message, params, seat))
 
-    players = _as_int(hand.players)
-    if players not in PLAYERS:
-        bad(
-            "players",
-            _("Players: a table has 3, 4 or 5 players, not %(value)s."),
-            value=hand.players,
-        )
-        return None, problems
-    seats = range(players)
+    table_problems = check_rules(rules, hand.seats)
+    if table_problems:
+        return None, table_problems
+    seat_count = _as_int(hand.seats)
+    players = rules.players(seat_count)
+    seats = range(seat_count)
+
+    # RULES.md §6: the dealer sits out (scores 0, takes no role) when the rules say so.
+    sitting_out = None
+    if rules.dealer_sits_out:
+        sitting_out = _as_int(hand.dealer)
+        if sitting_out not in seats:
+            bad("dealer", _("Dealer: choose who dealt this hand; they sit it out."))
+            sitting_out = None
 
     taker = _as_int(hand.taker)
     if taker not in seats:
         bad("taker", _("Taker: choose one of the players at the table."))
+    elif taker == sitting_out:
+        bad("taker", _("Taker: the dealer sits out this hand, so cannot take."))
 
     partner = None
     if hand.partner is not None and hand.partner != "":
@@ -286,6 +469,8 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
             bad("partner", _("Partner: there is a partner only at 5 players."))
         elif partner not in seats:
             bad("partner", _("Partner: choose one of the players at the table."))
+        elif partner == sitting_out:
+            bad("partner", _("Partner: the dealer sits out this hand, so cannot be called."))
         elif partner == taker:
             bad(
                 "partner",
@@ -300,14 +485,14 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
         bad("contract", _("Contract: choose prise, garde, garde sans or garde contre."))
 
     bouts = _as_int(hand.bouts)
-    if bouts not in rules.targets:
+    if bouts not in TARGETS:
         bad("bouts", _("Bouts: the attack holds 0, 1, 2 or 3 bouts."))
         bouts = None
 
     points = card_points(hand.points)
     if points is None:
         bad("points", _("Points: enter a number of card points."))
-    elif not 0 <= points <= rules.total_points:
+    elif not 0 <= points <= TOTAL_POINTS:
         bad("points", _("Points: must be between 0 and 91, not %(value)s."), value=points)
         points = None
     elif points % HALF:
@@ -321,8 +506,8 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
         )
         points = None
     elif bouts is not None:
-        low = rules.bout_min_points * bouts
-        high = rules.total_points - rules.bout_min_points * (3 - bouts)
+        low = BOUT_MIN_POINTS * bouts
+        high = TOTAL_POINTS - BOUT_MIN_POINTS * (3 - bouts)
         if not low <= points <= high:
             bad(
                 "points",
@@ -343,23 +528,33 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
             bad("petit_au_bout", _("Petit au bout: choose none, attack or defence."))
 
     poignees: dict[int, Poignee] = {}
-    trumps = rules.poignee_trumps[players]
+    # The thresholds are those of the players in the hand (RULES.md §6).
+    trumps = POIGNEE_TRUMPS[players]
     if not isinstance(hand.poignees, Mapping):
         bad("poignees", _("Poignées: give each player's poignée at most once."))
     else:
+        seen = set()
         for key, size in hand.poignees.items():
             seat = _as_int(key)
             if seat not in seats:
                 bad("poignees", _("Poignée: seat %(value)s is not at the table."), value=key)
                 continue
-            if seat in poignees:
+            if seat in seen:
                 bad(
                     "poignees",
                     _("Poignée: a player shows at most one poignée."),
                     seat=seat,
                 )
                 continue
+            seen.add(seat)
             if size in (None, ""):
+                continue
+            if seat == sitting_out:
+                bad(
+                    "poignees",
+                    _("Poignée: the dealer sits out this hand, so shows no poignée."),
+                    seat=seat,
+                )
                 continue
             kind = _choice(Poignee, size)
             if kind is None:
@@ -371,7 +566,7 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
                 continue
             poignees[seat] = kind
         shown = sum(trumps[kind] for kind in poignees.values())
-        if shown > rules.trumps:
+        if shown > TRUMPS:
             bad(
                 "poignees",
                 _(
@@ -379,8 +574,10 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
                     "only %(trumps)s (the excuse included)."
                 ),
                 shown=shown,
-                trumps=rules.trumps,
+                trumps=TRUMPS,
             )
+
+    miseres = _check_miseres(hand.miseres, rules, seats, sitting_out, bad)
 
     chelem = None
     if hand.chelem not in (None, ""):
@@ -408,6 +605,8 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
     return (
         _Checked(
             players=players,
+            seats=seat_count,
+            sitting_out=sitting_out,
             taker=taker,
             contract=contract,
             bouts=bouts,
@@ -417,13 +616,57 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
             poignees=poignees,
             chelem=chelem,
             defence_chelem=defence_chelem,
+            miseres=miseres,
         ),
         [],
     )
 
 
+def _check_miseres(
+    given: object, rules: Rules, seats: range, sitting_out: int | None, bad: Callable
+) -> dict[int, int]:
+    """Seat -> misères announced (RULES.md §6), reporting each problem through ``bad``."""
+    if not isinstance(given, Mapping):
+        bad("miseres", _("Misère: give each player's misères at most once."))
+        return {}
+    # As for poignées, an empty entry is no announcement.
+    announced = {key: count for key, count in given.items() if count not in (None, "")}
+    if announced and not rules.misere:
+        bad("miseres", _("Misère: this session plays without misère."))
+        return {}
+    miseres: dict[int, int] = {}
+    seen = set()
+    for key, count in announced.items():
+        seat = _as_int(key)
+        if seat not in seats:
+            bad("miseres", _("Misère: seat %(value)s is not at the table."), value=key)
+            continue
+        if seat in seen:
+            bad("miseres", _("Misère: give each player's misères at most once."), seat=seat)
+            continue
+        seen.add(seat)
+        if seat == sitting_out:
+            bad(
+                "miseres",
+                _("Misère: the dealer sits out this hand, so announces no misère."),
+                seat=seat,
+            )
+            continue
+        number = _as_int(count)
+        if number not in MISERE_COUNTS:
+            bad(
+                "miseres",
+                _("Misère: a player announces 1 or 2 misères, not %(value)s."),
+                seat=seat,
+                value=count,
+            )
+            continue
+        miseres[seat] = number
+    return miseres
+
+
 def validate(hand: Hand, rules: Rules = FFT) -> list[Problem]:
-    """Every reason the rules reject this hand (RULES.md §3); empty when it is valid."""
+    """Every reason the rules reject this hand (RULES.md §3, §6); empty when it is valid."""
     return _check(hand, rules)[1]
 
 
@@ -434,11 +677,11 @@ def warnings(hand: Hand, rules: Rules = FFT) -> list[Problem]:
         return []
     found = []
     chelem_made = checked.chelem in (Chelem.ANNOUNCED_MADE, Chelem.UNANNOUNCED_MADE)
-    if checked.points == rules.total_points and checked.chelem is None:
+    if checked.points == TOTAL_POINTS and checked.chelem is None:
         found.append(
             Problem("chelem", _("Chelem: the attack has all 91 points but no chelem is recorded."))
         )
-    if chelem_made and checked.points < rules.total_points - rules.bout_min_points:
+    if chelem_made and checked.points < TOTAL_POINTS - BOUT_MIN_POINTS:
         found.append(
             Problem(
                 "chelem",
@@ -446,7 +689,7 @@ def warnings(hand: Hand, rules: Rules = FFT) -> list[Problem]:
                 {"value": checked.points},
             )
         )
-    if checked.defence_chelem and checked.points > rules.bout_min_points + HALF:
+    if checked.defence_chelem and checked.points > BOUT_MIN_POINTS + HALF:
         found.append(
             Problem(
                 "defence_chelem",
@@ -457,38 +700,57 @@ def warnings(hand: Hand, rules: Rules = FFT) -> list[Problem]:
     return found
 
 
+def round_diff(diff: int, rounding: int) -> int:
+    """``diff`` to the nearest multiple of ``rounding``, halves up (RULES.md §6)."""
+    return (2 * diff + rounding) // (2 * rounding) * rounding
+
+
 def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
     """The row of a hand with every step of its computation; raises ``InvalidHand``."""
     checked, problems = _check(hand, rules)
     if problems:
         raise InvalidHand(problems)
 
-    target = rules.targets[checked.bouts]
+    target = TARGETS[checked.bouts]
     made = checked.points >= target  # FFT: exactly the target ("juste fait") is made.
     # FFT: the half point always goes to the winning camp, so round the difference up.
     diff = math.ceil(abs(checked.points - target))
+    # House rounding comes after the half-point step and never changes who won (RULES.md §6).
+    rounded_diff = round_diff(diff, rules.rounding)
     sign = 1 if made else -1
-    multiplier = rules.multipliers[checked.contract]
+    multiplier = MULTIPLIERS[checked.contract]
 
-    contract = sign * (rules.base + diff) * multiplier
+    contract = sign * (BASE + rounded_diff) * multiplier
     # Petit au bout goes to the camp that took it, multiplied, whatever the contract's result.
     petit = {
         None: 0,
-        Camp.ATTACK: rules.petit_au_bout * multiplier,
-        Camp.DEFENCE: -rules.petit_au_bout * multiplier,
+        Camp.ATTACK: PETIT_AU_BOUT * multiplier,
+        Camp.DEFENCE: -PETIT_AU_BOUT * multiplier,
     }[checked.petit_au_bout]
     # Poignées are not multiplied and go to the camp that wins the contract.
     poignees = sign * sum(rules.poignee_values[kind] for kind in checked.poignees.values())
-    chelem = rules.chelem_bonuses.get(checked.chelem, 0)
-    defence_chelem = -rules.defence_chelem if checked.defence_chelem else 0
+    chelem = CHELEM_BONUSES.get(checked.chelem, 0)
+    defence_chelem = -DEFENCE_CHELEM if checked.defence_chelem else 0
     u = contract + petit + poignees + chelem + defence_chelem
 
-    scores = [-u] * checked.players
+    playing = [seat for seat in range(checked.seats) if seat != checked.sitting_out]
+    scores = [0] * checked.seats
+    for seat in playing:
+        scores[seat] = -u
     if checked.partner is not None:
         scores[checked.taker] = 2 * u
         scores[checked.partner] = u
     else:
         scores[checked.taker] = (checked.players - 1) * u
+
+    # RULES.md §6: each misère is worth the value from every other player in the hand,
+    # outside u, not multiplied, whatever the contract's result.
+    miseres = [0] * checked.seats
+    for seat, count in checked.miseres.items():
+        for other in playing:
+            if other != seat:
+                miseres[other] -= count * rules.misere
+                miseres[seat] += count * rules.misere
 
     return Breakdown(
         players=checked.players,
@@ -496,7 +758,7 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
         points=checked.points,
         target=target,
         diff=diff,
-        base=rules.base,
+        base=BASE,
         multiplier=multiplier,
         contract=contract,
         petit_au_bout=petit,
@@ -504,7 +766,13 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
         chelem=chelem,
         defence_chelem=defence_chelem,
         per_defender=u,
-        scores=tuple(scores),
+        scores=tuple(score + misere for score, misere in zip(scores, miseres, strict=True)),
+        seats=checked.seats,
+        rounded_diff=rounded_diff,
+        sitting_out=checked.sitting_out,
+        misere=rules.misere,
+        misere_counts=tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats)),
+        miseres=tuple(miseres),
     )
 
 

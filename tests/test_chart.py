@@ -195,7 +195,7 @@ def test_a_long_session_is_drawn_through_at_most_121_points_with_the_last_one():
 
     rng = random.Random(3)
     hands = [
-        Hand(players=4, taker=rng.randrange(4), contract="garde", bouts=2, points=p)
+        Hand(seats=4, taker=rng.randrange(4), contract="garde", bouts=2, points=p)
         for p in (rng.randint(20, 70) for _ in range(1000))
     ]
     scored = build(4, 0, hands)

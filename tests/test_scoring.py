@@ -1,25 +1,36 @@
 """The scoring engine (scoresheet/scoring.py) against the rules in RULES.md.
 
-The worked examples of RULES.md §5 are copied here as data; the edge cases of §2 and every
-rejection of §3 are tables; hypothesis checks the invariants of §2 over all valid hands.
+The worked examples of RULES.md §5 and §6 are copied here as data; the edge cases of §2, every
+rejection of §3 and §6 and the rounding table of §6 are tables; hypothesis checks the invariants
+of §2 and §6 over all valid hands, under every combination of house rules and 3 to 6 seats.
 """
 
+import json
+import math
 from dataclasses import replace
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from django.utils import translation
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from scoresheet import sheet
 from scoresheet.scoring import (
+    FFT,
     Camp,
     Chelem,
     Contract,
     Hand,
     InvalidHand,
+    InvalidRules,
     Poignee,
+    Rules,
     breakdown,
+    check_rules,
+    next_dealer,
+    round_diff,
     score,
     validate,
     warnings,
@@ -181,9 +192,11 @@ EVERYTHING_WRONG = Hand(
 
 # RULES.md §3: (hand, the fields its problems name). The base hand, garde 2 bouts 49, is valid.
 REJECTIONS = [
-    pytest.param(Hand(2, 0, "garde", 2, 49), {"players"}, id="2-players"),
-    pytest.param(Hand(6, 0, "garde", 2, 49), {"players"}, id="6-players"),
-    pytest.param(Hand("--4", 0, "garde", 2, 49), {"players"}, id="players-not-a-number"),
+    pytest.param(Hand(2, 0, "garde", 2, 49), {"seats"}, id="2-seats"),
+    pytest.param(Hand(7, 0, "garde", 2, 49), {"seats"}, id="7-seats"),
+    pytest.param(Hand("--4", 0, "garde", 2, 49), {"seats"}, id="seats-not-a-number"),
+    # RULES.md §6: at 6 seats the dealer sits out, which the FFT rules do not say.
+    pytest.param(Hand(6, 0, "garde", 2, 49), {"dealer_sits_out"}, id="6-seats-fft"),
     pytest.param(Hand(4, 4, "garde", 2, 49), {"taker"}, id="taker-not-seated"),
     pytest.param(Hand(4, -1, "garde", 2, 49), {"taker"}, id="taker-negative"),
     pytest.param(Hand(3, 3, "garde", 2, 49), {"taker"}, id="taker-not-seated-3p"),
@@ -320,7 +333,10 @@ ACCEPTED = [
 
 # How each field's messages begin.
 LABELS = {
-    "players": "Players",
+    "seats": "Seats",
+    "dealer_sits_out": "Dealer sits out",
+    "dealer": "Dealer",
+    "miseres": "Misère",
     "taker": "Taker",
     "partner": "Partner",
     "contract": "Contract",
@@ -463,8 +479,8 @@ def test_rejection(hand, fields):
     assert {problem.field for problem in validate(hand)} == fields
     with pytest.raises(InvalidHand) as raised:
         breakdown(hand)
-    assert isinstance(raised.value, ValueError)
-    assert {problem.field for problem in raised.value.problems} == fields
+    assert raised.value.problems == validate(hand)
+    assert str(raised.value) == " ".join(str(problem) for problem in validate(hand))
     with pytest.raises(InvalidHand):
         score(hand)
     for problem in raised.value.problems:
@@ -518,11 +534,7 @@ def test_whole_points_in_any_form(points):
     assert score(Hand(4, 0, "garde", 2, points)) == (168, -56, -56, -56)
 
 
-def test_str_enums_equal_strings():
-    assert Contract.GARDE_SANS == "garde_sans"
-    assert Camp.DEFENCE == "defence"
-    assert Poignee.TRIPLE == "triple"
-    assert Chelem.ANNOUNCED_FAILED == "announced_failed"
+def test_enums_and_strings_score_the_same():
     with_enums = Hand(
         4,
         0,
@@ -536,6 +548,7 @@ def test_str_enums_equal_strings():
     with_strings = garde(
         49, petit_au_bout="attack", poignees={1: "double"}, chelem="unannounced_made"
     )
+    # (25 + 8) × 2 + 20 petit au bout + 30 double poignée + 200 chelem = 316 per defender.
     assert score(with_enums) == score(with_strings) == (948, -316, -316, -316)
 
 
@@ -553,6 +566,18 @@ def test_str_enums_equal_strings():
         pytest.param(garde(49, chelem="unannounced_made"), ["chelem"], id="chelem-with-49"),
         pytest.param(Hand(3, 0, "garde", 2, "86.5", chelem="unannounced_made"), ["chelem"]),
         pytest.param(Hand(4, 0, "prise", 0, 0, defence_chelem=True), [], id="defence-chelem"),
+        pytest.param(Hand(4, 0, "prise", 0, 4, defence_chelem=True), [], id="defence-chelem-4"),
+        # RULES.md §3: unusual but legal, so a warning and never a refusal.
+        pytest.param(
+            Hand(4, 0, "prise", 0, 10, defence_chelem=True),
+            ["defence_chelem"],
+            id="defence-chelem-with-10",
+        ),
+        pytest.param(
+            Hand(3, 0, "prise", 1, "5.5", defence_chelem=True),
+            ["defence_chelem"],
+            id="defence-chelem-with-5.5",
+        ),
         pytest.param(garde(92), [], id="invalid"),
     ],
 )
@@ -569,16 +594,39 @@ def test_warnings(hand, fields):
 
 
 ANY_TABLE = st.sampled_from([3, 4, 5])
+ANY_RULES = st.builds(
+    Rules,
+    poignees=st.sampled_from(["20-30-40", "20-40-60"]),
+    rounding=st.sampled_from([1, 5, 10]),
+    misere=st.sampled_from([0, 10, 20]),
+    dealer_sits_out=st.booleans(),
+)
 
 
 @st.composite
-def valid_hands(draw, players=ANY_TABLE):
-    """Any hand RULES.md §3 accepts."""
-    players = draw(players)
-    taker = draw(st.integers(0, players - 1))
+def sessions(draw):
+    """3 to 6 seats and any house rules they allow (RULES.md §6: the dealer sits out at 6 seats,
+    may at 5, never at 3 or 4)."""
+    seats = draw(st.sampled_from([3, 4, 5, 6]))
+    rules = draw(ANY_RULES)
+    sits_out = {3: False, 4: False, 5: rules.dealer_sits_out, 6: True}[seats]
+    return seats, replace(rules, dealer_sits_out=sits_out)
+
+
+ANY_SESSION = sessions()
+
+
+@st.composite
+def session_hands(draw, session=ANY_SESSION):
+    """(rules, hand): any hand RULES.md §3 and §6 accept under those rules."""
+    seats, rules = draw(session)
+    dealer = draw(st.integers(0, seats - 1))
+    playing = [seat for seat in range(seats) if not (rules.dealer_sits_out and seat == dealer)]
+    players = len(playing)
+    taker = draw(st.sampled_from(playing))
     partner = None
     if players == 5:
-        partner = draw(st.none() | st.integers(0, 4).filter(lambda seat: seat != taker))
+        partner = draw(st.none() | st.sampled_from([seat for seat in playing if seat != taker]))
     bouts = draw(st.integers(0, 3))
     low, high = 4 * bouts, 91 - 4 * (3 - bouts)
     if players == 4:
@@ -586,7 +634,7 @@ def valid_hands(draw, players=ANY_TABLE):
     else:
         points = Decimal(draw(st.integers(2 * low, 2 * high))) / 2
     poignees, shown = {}, 0
-    for seat in draw(st.permutations(range(players))):
+    for seat in draw(st.permutations(playing)):
         fitting = [
             size
             for size, trumps in zip(Poignee, TRUMPS[players], strict=True)
@@ -596,10 +644,13 @@ def valid_hands(draw, players=ANY_TABLE):
         if size is not None:
             poignees[seat] = size
             shown += TRUMPS[players][list(Poignee).index(size)]
+    miseres = {}
+    if rules.misere:
+        miseres = draw(st.dictionaries(st.sampled_from(playing), st.sampled_from([1, 2])))
     chelem = draw(st.sampled_from([None, *Chelem]))
     made_chelem = chelem in (Chelem.ANNOUNCED_MADE, Chelem.UNANNOUNCED_MADE)
-    return Hand(
-        players,
+    hand = Hand(
+        seats,
         taker,
         draw(st.sampled_from(Contract)),
         bouts,
@@ -609,18 +660,64 @@ def valid_hands(draw, players=ANY_TABLE):
         poignees=poignees,
         chelem=chelem,
         defence_chelem=False if made_chelem else draw(st.booleans()),
+        # Who dealt matters only when the dealer sits out; a sheet always knows it.
+        dealer=dealer if rules.dealer_sits_out else draw(st.none() | st.just(dealer)),
+        miseres=miseres,
     )
+    return rules, hand
+
+
+def valid_hands(players=ANY_TABLE):
+    """Any hand RULES.md §3 accepts under the FFT rules, at 3, 4 or 5 seats."""
+    return session_hands(st.tuples(players, st.just(FFT))).map(lambda drawn: drawn[1])
+
+
+def expected_row(hand, rules):
+    """The row RULES.md §2 and §6 give, written out again from their text, for a valid hand."""
+    sitting_out = hand.dealer if rules.dealer_sits_out else None
+    playing = [seat for seat in range(hand.seats) if seat != sitting_out]
+    target = {0: 56, 1: 51, 2: 41, 3: 36}[hand.bouts]
+    points = Decimal(hand.points)
+    made = points >= target
+    diff = math.ceil(abs(points - target))
+    # To the nearest multiple of the rounding, halves up.
+    diff = math.floor(Fraction(diff, rules.rounding) + Fraction(1, 2)) * rules.rounding
+    mult = {"prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}[hand.contract]
+    s = 1 if made else -1
+    values = {"20-30-40": (20, 30, 40), "20-40-60": (20, 40, 60)}[rules.poignees]
+    poignee = dict(zip(["simple", "double", "triple"], values, strict=True))
+    u = (
+        s * (25 + diff) * mult
+        + {None: 0, "attack": 10 * mult, "defence": -10 * mult}[hand.petit_au_bout]
+        + s * sum(poignee[size] for size in hand.poignees.values())
+        + {None: 0, "announced_made": 400, "unannounced_made": 200, "announced_failed": -200}[
+            hand.chelem
+        ]
+        - (200 if hand.defence_chelem else 0)
+    )
+    row = dict.fromkeys(playing, -u)
+    if hand.partner is None:
+        row[hand.taker] = (len(playing) - 1) * u
+    else:
+        row[hand.taker] = 2 * u
+        row[hand.partner] = u
+    for seat, count in hand.miseres.items():
+        for other in playing:
+            if other != seat:
+                row[other] -= count * rules.misere
+                row[seat] += count * rules.misere
+    return tuple(row.get(seat, 0) for seat in range(hand.seats))
 
 
 def defenders(hand):
-    return [seat for seat in range(hand.players) if seat not in (hand.taker, hand.partner)]
+    return [seat for seat in range(hand.seats) if seat not in (hand.taker, hand.partner)]
 
 
 @given(valid_hands())
 def test_every_row_sums_to_zero(hand):
     assert validate(hand) == []
     scores = score(hand)
-    assert len(scores) == hand.players
+    assert len(scores) == hand.seats
     assert sum(scores) == 0
 
 
@@ -637,7 +734,7 @@ def test_taker_share(hand):
     if hand.partner is not None:
         assert scores[hand.taker] == 2 * scores[hand.partner] == 2 * u
     else:
-        assert scores[hand.taker] == (hand.players - 1) * u
+        assert scores[hand.taker] == (hand.seats - 1) * u
 
 
 @given(valid_hands(players=st.just(5)))
@@ -651,17 +748,16 @@ def test_five_players(hand):
 
 @given(valid_hands(), st.sampled_from([Decimal("0.5"), Decimal(1)]))
 def test_one_more_point_never_lowers_the_taker(hand, more):
-    more = Decimal(1) if hand.players == 4 else more
+    more = Decimal(1) if hand.seats == 4 else more
     richer = replace(hand, points=hand.points + more)
-    if validate(richer):  # past the bound for its bouts
-        return
+    assume(not validate(richer))  # not past the bound for its bouts
     assert score(richer)[hand.taker] >= score(hand)[hand.taker]
     assert breakdown(richer).per_defender >= breakdown(hand).per_defender
 
 
 @given(valid_hands())
-def test_score_is_breakdowns_scores(hand):
-    assert score(hand) == breakdown(hand).scores
+def test_score_follows_the_rules(hand):
+    assert score(hand) == expected_row(hand, FFT)
 
 
 @given(valid_hands())
@@ -687,7 +783,7 @@ anything = st.one_of(
 @given(
     st.builds(
         Hand,
-        players=st.sampled_from([3, 4, 5]) | anything,
+        seats=st.sampled_from([3, 4, 5, 6]) | anything,
         taker=anything,
         contract=st.sampled_from(Contract) | anything,
         bouts=anything,
@@ -697,14 +793,596 @@ anything = st.one_of(
         poignees=st.dictionaries(SEAT_KEYS, anything, max_size=3) | anything,
         chelem=anything,
         defence_chelem=anything,
-    )
+        dealer=st.integers(0, 5) | anything,
+        miseres=st.dictionaries(SEAT_KEYS, st.sampled_from([1, 2]) | anything, max_size=3)
+        | anything,
+    ),
+    ANY_RULES,
 )
-def test_any_input_is_scored_or_rejected_never_crashes(hand):
-    problems = validate(hand)
-    warnings(hand)
+def test_any_input_is_scored_or_rejected_never_crashes(hand, rules):
+    problems = validate(hand, rules)
+    warnings(hand, rules)
     if problems:
         assert all(problem.field in LABELS for problem in problems)
         with pytest.raises(InvalidHand):
-            breakdown(hand)
+            breakdown(hand, rules)
     else:
-        assert sum(score(hand)) == 0
+        assert sum(score(hand, rules)) == 0
+
+
+# RULES.md §6: house rules and table sizes ----------------------------------------------------
+
+# The worked examples H1–H6, seat 0 taking: (rules, hand, row).
+HOUSE_EXAMPLES = [
+    pytest.param(Rules(rounding=10), Hand(4, 0, "garde", 2, 49), (210, -70, -70, -70), id="H1"),
+    pytest.param(Rules(rounding=5), Hand(4, 0, "prise", 0, 59), (90, -30, -30, -30), id="H2"),
+    pytest.param(
+        Rules(poignees="20-40-60"),
+        Hand(4, 0, "garde", 2, 51, poignees={0: "triple"}),
+        (390, -130, -130, -130),
+        id="H3",
+    ),
+    pytest.param(
+        Rules(misere=10),
+        Hand(4, 0, "prise", 1, 60, miseres={2: 1}),
+        (92, -44, -4, -44),
+        id="H4",
+    ),
+    pytest.param(
+        Rules(dealer_sits_out=True),
+        Hand(6, 0, "prise", 1, 55, partner=2, dealer=5),
+        (58, -29, 29, -29, -29, 0),
+        id="H5",
+    ),
+    pytest.param(
+        Rules(misere=10, dealer_sits_out=True),
+        Hand(5, 0, "prise", 1, 60, miseres={2: 1}, dealer=4),
+        (92, -44, -4, -44, 0),
+        id="H6",
+    ),
+]
+
+# RULES.md §6, the rounding table: (rounding, difference, rounded).
+ROUNDING = [
+    (10, 4, 0),
+    (10, 5, 10),
+    (10, 14, 10),
+    (10, 15, 20),
+    (5, 2, 0),
+    (5, 3, 5),
+    (5, 7, 5),
+    (5, 8, 10),
+    (1, 0, 0),
+    (1, 7, 7),
+    (10, 0, 0),
+    (10, 55, 60),
+    (5, 56, 55),
+]
+
+# How each rule's messages begin.
+RULE_LABELS = {
+    "poignees": "Poignées",
+    "rounding": "Rounding",
+    "misere": "Misère",
+    "dealer_sits_out": "Dealer sits out",
+    "rules": "Rules",
+}
+
+SITS_OUT = Rules(dealer_sits_out=True)
+MISERE = Rules(misere=10)
+BOTH = Rules(misere=20, dealer_sits_out=True)
+
+# RULES.md §6, refused naming the field: (rules, hand, fields). 5 seats with the dealer (seat 4)
+# sitting out play as 4; 6 seats with the dealer (seat 5) sitting out play as 5.
+HOUSE_REJECTIONS = [
+    pytest.param(SITS_OUT, Hand(5, 4, "garde", 2, 49, dealer=4), {"taker"}, id="taker-sits-out"),
+    pytest.param(
+        SITS_OUT,
+        Hand(6, 0, "garde", 2, 49, partner=5, dealer=5),
+        {"partner"},
+        id="partner-sits-out",
+    ),
+    pytest.param(
+        SITS_OUT,
+        Hand(5, 0, "garde", 2, 49, poignees={4: "simple"}, dealer=4),
+        {"poignees"},
+        id="poignee-sits-out",
+    ),
+    pytest.param(
+        BOTH,
+        Hand(6, 0, "garde", 2, 49, miseres={5: 1}, dealer=5),
+        {"miseres"},
+        id="misere-sits-out",
+    ),
+    pytest.param(
+        BOTH,
+        Hand(5, 0, "garde", 2, 49, miseres={"4": 2}, dealer=4),
+        {"miseres"},
+        id="misere-sits-out-digits",
+    ),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: 0}), {"miseres"}, id="0-miseres"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: 3}), {"miseres"}, id="3-miseres"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: -1}), {"miseres"}, id="-1"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: True}), {"miseres"}, id="bool"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: "two"}), {"miseres"}, id="two"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: 1.5}), {"miseres"}, id="1.5"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={4: 1}), {"miseres"}, id="seat"),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres=[1]), {"miseres"}, id="not-a-map"),
+    pytest.param(
+        MISERE,
+        Hand(4, 0, "garde", 2, 49, miseres={1: 1, "1": 2}),
+        {"miseres"},
+        id="two-entries-for-one-player",
+    ),
+    pytest.param(FFT, Hand(4, 0, "garde", 2, 49, miseres={2: 1}), {"miseres"}, id="misere-off"),
+    pytest.param(
+        Rules(rounding=10),
+        Hand(4, 0, "garde", 2, 49, miseres={0: 2}),
+        {"miseres"},
+        id="misere-off-house",
+    ),
+    # Who sits out must be known, and be a seat.
+    pytest.param(SITS_OUT, Hand(5, 0, "garde", 2, 49), {"dealer"}, id="no-dealer"),
+    pytest.param(SITS_OUT, Hand(5, 0, "garde", 2, 49, dealer=5), {"dealer"}, id="dealer-seat"),
+    pytest.param(SITS_OUT, Hand(6, 0, "garde", 2, 49, dealer="x"), {"dealer"}, id="dealer-text"),
+    # The others play under the rules of their number: 4 at 5 seats.
+    pytest.param(
+        SITS_OUT,
+        Hand(5, 0, "garde", 2, 49, partner=1, dealer=4),
+        {"partner"},
+        id="no-partner-when-4-play",
+    ),
+    pytest.param(
+        SITS_OUT,
+        Hand(5, 0, "garde", 2, "49.5", dealer=4),
+        {"points"},
+        id="no-half-point-when-4-play",
+    ),
+    pytest.param(
+        SITS_OUT,
+        Hand(5, 0, "garde", 2, 49, poignees={0: "simple", 1: "double"}, dealer=4),
+        {"poignees"},
+        id="4-play-thresholds",
+    ),
+    # 6 seats, and the dealer sitting out at 3 or 4 seats.
+    pytest.param(FFT, Hand(6, 0, "garde", 2, 49, dealer=5), {"dealer_sits_out"}, id="6-seats"),
+    pytest.param(SITS_OUT, Hand(3, 0, "garde", 2, 49, dealer=2), {"dealer_sits_out"}, id="3"),
+    pytest.param(SITS_OUT, Hand(4, 0, "garde", 2, 49, dealer=3), {"dealer_sits_out"}, id="4"),
+    pytest.param(SITS_OUT, Hand(7, 0, "garde", 2, 49, dealer=3), {"seats"}, id="7-seats"),
+]
+
+# Legal under the house rules, next to the refusals above: (rules, hand).
+HOUSE_ACCEPTED = [
+    pytest.param(
+        SITS_OUT, Hand(5, 0, "garde", 2, 49, poignees={0: "simple", 1: "simple"}, dealer=4)
+    ),
+    pytest.param(SITS_OUT, Hand(6, 0, "garde", 2, "49.5", partner=4, dealer=5), id="6-seats"),
+    pytest.param(FFT, Hand(5, 0, "garde", 2, 49, poignees={0: "simple", 1: "double"})),
+    pytest.param(MISERE, Hand(4, 0, "garde", 2, 49, miseres={1: 2, 2: "1", 3: None, 0: ""})),
+    pytest.param(FFT, Hand(4, 0, "garde", 2, 49, miseres={1: None, 2: ""}), id="empty-miseres"),
+    # Who dealt is ignored when the dealer plays.
+    pytest.param(FFT, Hand(4, 3, "garde", 2, 49, dealer=3, poignees={3: "simple"})),
+    pytest.param(MISERE, Hand(5, 4, "garde", 2, 49, dealer=9, miseres={4: 1})),
+]
+
+
+@pytest.mark.parametrize(("rules", "hand", "row"), HOUSE_EXAMPLES)
+def test_house_rules_example(rules, hand, row):
+    assert score(hand, rules) == row
+    assert validate(hand, rules) == []
+
+
+def test_h4_misere_is_outside_the_plain_row():
+    detail = breakdown(Hand(4, 0, "prise", 1, 60, miseres={2: 1}), MISERE)
+    # RULES.md §6: the plain row is +102, −34, −34, −34; the misère adds +30 to seat 2 and −10
+    # to each other.
+    assert detail.per_defender == 34
+    assert detail.miseres == (-10, -10, 30, -10)
+    assert detail.misere_counts == (0, 0, 1, 0)
+    assert tuple(s - m for s, m in zip(detail.scores, detail.miseres, strict=True)) == (
+        102,
+        -34,
+        -34,
+        -34,
+    )
+
+
+@pytest.mark.parametrize(("rules", "misere"), [(MISERE, 10), (Rules(misere=20), 20)])
+@pytest.mark.parametrize(
+    ("points", "plain"),
+    [
+        (60, (612, -204, -204, -204)),  # made by 9: (25 + 9) × 6 = 204 per defender
+        (30, (-828, 276, 276, 276)),  # lost by 21: (25 + 21) × 6 = 276 per defender
+    ],
+    ids=["made", "lost"],
+)
+def test_misere_is_not_multiplied_and_ignores_the_result(rules, misere, points, plain):
+    hand = Hand(4, 0, "garde_contre", 1, points, miseres={1: 2, 3: 1})
+    # Seat 1: 2 misères from each of its 3 others; seat 3: 1 from each of its 3 others.
+    extra = (-3 * misere, 6 * misere - misere, -3 * misere, 3 * misere - 2 * misere)
+    assert score(hand, rules) == tuple(a + b for a, b in zip(plain, extra, strict=True))
+
+
+def test_sitting_out_seat_pays_no_misere():
+    detail = breakdown(Hand(6, 1, "prise", 1, 60, miseres={0: 1}, dealer=3), BOTH)
+    # 5 play: seat 0 receives 20 from each of the 4 others in the hand, not from seat 3.
+    assert detail.miseres == (80, -20, -20, 0, -20, -20)
+    assert detail.scores[3] == 0
+    assert detail.sitting_out == 3
+    assert (detail.seats, detail.players) == (6, 5)
+
+
+@pytest.mark.parametrize(("rules", "hand", "fields"), HOUSE_REJECTIONS)
+def test_house_rules_rejection(rules, hand, fields):
+    problems = validate(hand, rules)
+    assert {problem.field for problem in problems} == fields
+    for problem in problems:
+        assert str(problem).startswith(LABELS[problem.field])
+    with pytest.raises(InvalidHand) as raised:
+        score(hand, rules)
+    assert raised.value.problems == problems
+
+
+@pytest.mark.parametrize(("rules", "hand"), HOUSE_ACCEPTED)
+def test_house_rules_accepted(rules, hand):
+    assert validate(hand, rules) == []
+    assert sum(score(hand, rules)) == 0
+
+
+def test_role_refused_to_the_sitting_out_seat_names_the_seat():
+    hand = Hand(5, 0, "garde", 2, 49, poignees={4: "simple"}, miseres={4: 1}, dealer=4)
+    problems = validate(hand, BOTH)
+    assert [(p.field, p.seat) for p in problems] == [("poignees", 4), ("miseres", 4)]
+    assert str(problems[0]) == "Poignée: the dealer sits out this hand, so shows no poignée."
+    assert str(problems[1]) == "Misère: the dealer sits out this hand, so announces no misère."
+
+
+def test_misere_count_message_names_the_count():
+    (problem,) = validate(Hand(4, 0, "garde", 2, 49, miseres={2: 3}), MISERE)
+    assert (problem.field, problem.seat) == ("miseres", 2)
+    assert str(problem) == "Misère: a player announces 1 or 2 misères, not 3."
+
+
+@pytest.mark.parametrize(
+    ("seats", "rules", "accepted"),
+    [
+        (3, FFT, True),
+        (4, FFT, False),
+        (5, FFT, True),
+        (5, SITS_OUT, False),  # 4 play
+        (6, SITS_OUT, True),  # 5 play
+    ],
+)
+def test_half_point_step_follows_the_players_in_the_hand(seats, rules, accepted):
+    hand = Hand(seats, 0, "prise", 2, "40.5", dealer=seats - 1)
+    fields = [problem.field for problem in validate(hand, rules)]
+    assert fields == ([] if accepted else ["points"])
+    if accepted:
+        # RULES.md §2: 40.5 with 2 bouts is lost by 1.
+        detail = breakdown(hand, rules)
+        assert (detail.made, detail.diff, detail.per_defender) == (False, 1, -26)
+
+
+# Rounding ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rounding", "diff", "expected"), ROUNDING)
+def test_rounding_table(rounding, diff, expected):
+    assert round_diff(diff, rounding) == expected
+
+
+@pytest.mark.parametrize(
+    ("bouts", "points", "made", "diff", "rounded", "u"),
+    [
+        (2, 45, True, 4, 0, 25),
+        (2, 46, True, 5, 10, 35),
+        (2, 55, True, 14, 10, 35),
+        (2, 56, True, 15, 20, 45),
+        # Lost by 4 rounds to 0: still lost, the 25 still paid by the taker.
+        (2, 37, False, 4, 0, -25),
+        (2, 36, False, 5, 10, -35),
+        (0, 0, False, 56, 60, -85),
+        (3, 91, True, 55, 60, 85),
+    ],
+)
+def test_rounding_to_10_in_a_hand(bouts, points, made, diff, rounded, u):
+    detail = breakdown(Hand(4, 0, "prise", bouts, points), Rules(rounding=10))
+    assert (detail.made, detail.diff, detail.rounded_diff, detail.per_defender) == (
+        made,
+        diff,
+        rounded,
+        u,
+    )
+
+
+def test_rounding_comes_after_the_half_point_step():
+    # 3 players, 2 bouts: 43.5 is made by 2.5, so by 3 (§2), then 5 with rounding 5 (§6).
+    detail = breakdown(Hand(3, 0, "prise", 2, "43.5"), Rules(rounding=5))
+    assert (detail.diff, detail.rounded_diff) == (3, 5)
+    assert detail.scores == (60, -30, -30)
+
+
+@pytest.mark.parametrize(
+    ("rules", "hand", "expression", "miseres"),
+    [
+        (Rules(rounding=10), Hand(4, 0, "garde", 2, 49), "(25 + 8 → 10) × 2", ""),
+        (Rules(rounding=10), Hand(4, 0, "garde", 2, 51), "(25 + 10) × 2", ""),
+        (
+            Rules(rounding=5, poignees="20-40-60"),
+            Hand(4, 0, "prise", 2, 38, poignees={1: "double"}),
+            "−(25 + 3 → 5) × 1 − 40 poignée",
+            "",
+        ),
+        (MISERE, Hand(4, 0, "prise", 1, 60, miseres={2: 1}), "(25 + 9) × 1", "10 misère × 3 (2)"),
+        (
+            BOTH,
+            Hand(6, 0, "prise", 1, 60, miseres={1: 2, 4: 1}, dealer=5),
+            "(25 + 9) × 1",
+            "40 misère × 4 (1), 20 misère × 4 (4)",
+        ),
+    ],
+)
+def test_house_rules_expression(rules, hand, expression, miseres):
+    detail = breakdown(hand, rules)
+    assert detail.expression() == expression
+    assert detail.misere_expression() == miseres
+
+
+def test_misere_expression_with_names():
+    detail = breakdown(Hand(4, 0, "prise", 1, 60, miseres={2: 1}), MISERE)
+    assert detail.misere_expression(["Ana", "Ben", "Chloé", "Dan"]) == "10 misère × 3 (Chloé)"
+
+
+def test_fft_hand_has_no_misere_expression():
+    detail = breakdown(fft_hand(*FFT_SHEET[0][:-1]))
+    assert detail.misere_expression() == ""
+    assert detail.miseres == (0, 0, 0, 0)
+    assert detail.sitting_out is None
+    assert detail.rounded_diff == detail.diff == 8
+
+
+# Rules -----------------------------------------------------------------------------------------
+
+
+def test_fft_is_the_default():
+    assert Rules() == FFT
+    assert FFT.is_fft
+    assert FFT.to_data() == {
+        "poignees": "20-30-40",
+        "rounding": 1,
+        "misere": 0,
+        "dealer_sits_out": False,
+    }
+    assert FFT.describe() == []
+    assert dict(FFT.poignee_values) == {"simple": 20, "double": 30, "triple": 40}
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        (Rules(poignees="20-40-60"), ["Poignées 20/40/60"]),
+        (Rules(rounding=5), ["Differences rounded to 5"]),
+        (Rules(rounding=10), ["Differences rounded to 10"]),
+        (Rules(misere=10), ["Misère 10"]),
+        (Rules(misere=20), ["Misère 20"]),
+        (SITS_OUT, ["Dealer sits out"]),
+        (
+            Rules(poignees="20-40-60", rounding=10, misere=20, dealer_sits_out=True),
+            ["Poignées 20/40/60", "Differences rounded to 10", "Misère 20", "Dealer sits out"],
+        ),
+    ],
+)
+def test_house_rules_are_named(rules, words):
+    assert not rules.is_fft
+    assert rules.describe() == words
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_house_rule_names_are_translated(language):
+    rules = Rules(poignees="20-40-60", rounding=10, misere=20, dealer_sits_out=True)
+    with translation.override(language):
+        named = [translation.gettext(words) for words in rules.describe()]
+    # Game terms stay French; the rest is translated.
+    assert named[0] == "Poignées 20/40/60"
+    assert named[2] == "Misère 20"
+    assert named[1] != "Differences rounded to 10"
+    assert named[3] != "Dealer sits out"
+
+
+def test_poignee_values_follow_the_rules():
+    assert dict(Rules(poignees="20-40-60").poignee_values) == {
+        "simple": 20,
+        "double": 40,
+        "triple": 60,
+    }
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "players"),
+    [
+        (FFT, 3, 3),
+        (FFT, 4, 4),
+        (FFT, 5, 5),
+        (SITS_OUT, 5, 4),
+        (SITS_OUT, 6, 5),
+    ],
+)
+def test_players_in_a_hand(rules, seats, players):
+    assert rules.players(seats) == players
+    assert check_rules(rules, seats) == []
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "field"),
+    [
+        (FFT, 6, "dealer_sits_out"),
+        (Rules(misere=10), 6, "dealer_sits_out"),
+        (SITS_OUT, 3, "dealer_sits_out"),
+        (SITS_OUT, 4, "dealer_sits_out"),
+        (FFT, 2, "seats"),
+        (FFT, 7, "seats"),
+        (SITS_OUT, 7, "seats"),
+        (FFT, "six", "seats"),
+        (FFT, True, "seats"),
+    ],
+)
+def test_check_rules_refuses(rules, seats, field):
+    (problem,) = check_rules(rules, seats)
+    assert problem.field == field
+    assert str(problem).startswith(LABELS[field] + ":")
+
+
+def test_check_rules_messages():
+    (six,) = check_rules(FFT, 6)
+    assert str(six) == "Dealer sits out: at 6 seats the dealer always sits out, so it must be on."
+    (four,) = check_rules(SITS_OUT, 4)
+    assert (
+        str(four) == "Dealer sits out: only at 5 or 6 seats; at 4 seats everyone plays every hand."
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "rules"),
+    [
+        ({}, FFT),
+        ({"rounding": 10}, Rules(rounding=10)),
+        ({"poignees": "20-40-60", "misere": 20}, Rules(poignees="20-40-60", misere=20)),
+        ({"dealer_sits_out": True}, SITS_OUT),
+        (
+            {"poignees": "20-30-40", "rounding": 5, "misere": 10, "dealer_sits_out": False},
+            Rules(rounding=5, misere=10),
+        ),
+    ],
+)
+def test_rules_from_data(data, rules):
+    assert Rules.from_data(data) == rules
+
+
+@pytest.mark.parametrize(
+    ("data", "fields"),
+    [
+        pytest.param({"poignees": "20-30-50"}, ["poignees"], id="poignees-value"),
+        pytest.param({"poignees": 20}, ["poignees"], id="poignees-type"),
+        pytest.param({"rounding": 2}, ["rounding"], id="rounding-2"),
+        pytest.param({"rounding": 0}, ["rounding"], id="rounding-0"),
+        pytest.param({"rounding": True}, ["rounding"], id="rounding-bool"),
+        pytest.param({"rounding": "10"}, ["rounding"], id="rounding-text"),
+        pytest.param({"rounding": 10.0}, ["rounding"], id="rounding-float"),
+        pytest.param({"misere": 15}, ["misere"], id="misere-15"),
+        pytest.param({"misere": False}, ["misere"], id="misere-bool"),
+        pytest.param({"misere": None}, ["misere"], id="misere-none"),
+        pytest.param({"dealer_sits_out": 1}, ["dealer_sits_out"], id="sits-out-1"),
+        pytest.param({"dealer_sits_out": "yes"}, ["dealer_sits_out"], id="sits-out-text"),
+        pytest.param({"chelem": 500}, ["rules"], id="unknown-rule"),
+        pytest.param({1: 10}, ["rules"], id="key-not-text"),
+        pytest.param(
+            {"rounding": 3, "misere": 5, "petit": 20},
+            ["rounding", "misere", "rules"],
+            id="every-problem",
+        ),
+        pytest.param(None, ["rules"], id="none"),
+        pytest.param(["rounding", 10], ["rules"], id="list"),
+        pytest.param("FFT", ["rules"], id="text"),
+    ],
+)
+def test_rules_from_data_refuses(data, fields):
+    with pytest.raises(InvalidRules) as raised:
+        Rules.from_data(data)
+    assert [problem.field for problem in raised.value.problems] == fields
+    for problem in raised.value.problems:
+        assert str(problem).startswith(RULE_LABELS[problem.field] + ":")
+
+
+def test_unknown_rule_is_named():
+    with pytest.raises(InvalidRules) as raised:
+        Rules.from_data({"petit": 20})
+    assert str(raised.value) == "Rules: there is no rule “petit”."
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"rounding": 7}, {"misere": 5}, {"poignees": "10-20-30"}, {"dealer_sits_out": None}],
+)
+def test_rules_built_directly_are_checked_too(fields):
+    with pytest.raises(InvalidRules) as raised:
+        Rules(**fields)
+    assert [problem.field for problem in raised.value.problems] == list(fields)
+
+
+@pytest.mark.parametrize(
+    ("dealer", "seats", "following"), [(0, 4, 1), (3, 4, 0), (4, 5, 0), (2, 6, 3), (5, 6, 0)]
+)
+def test_next_dealer(dealer, seats, following):
+    assert next_dealer(dealer, seats) == following
+
+
+# RULES.md §6 invariants, over every rule combination and 3 to 6 seats -----------------------
+
+
+@given(session_hands())
+def test_house_rules_rows_sum_to_zero(drawn):
+    rules, hand = drawn
+    assert validate(hand, rules) == []
+    scores = score(hand, rules)
+    assert len(scores) == hand.seats
+    assert sum(scores) == 0
+
+
+@given(session_hands())
+def test_house_rules_follow_the_rules(drawn):
+    rules, hand = drawn
+    assert score(hand, rules) == expected_row(hand, rules)
+
+
+@given(session_hands())
+def test_sitting_out_seat_scores_zero(drawn):
+    rules, hand = drawn
+    detail = breakdown(hand, rules)
+    if rules.dealer_sits_out:
+        assert detail.sitting_out == hand.dealer
+        assert detail.scores[hand.dealer] == 0
+        assert detail.miseres[hand.dealer] == 0
+        assert detail.players == hand.seats - 1
+    else:
+        assert detail.sitting_out is None
+        assert detail.players == hand.seats
+
+
+@given(session_hands())
+def test_rounding_never_flips_made_or_lost(drawn):
+    rules, hand = drawn
+    detail = breakdown(hand, rules)
+    target = {0: 56, 1: 51, 2: 41, 3: 36}[hand.bouts]
+    assert detail.made is (Decimal(hand.points) >= target)
+    assert (detail.contract > 0) is detail.made
+    assert detail.rounded_diff % rules.rounding == 0
+    assert abs(detail.rounded_diff - detail.diff) * 2 <= rules.rounding
+
+
+@given(session_hands())
+def test_miseres_sum_to_zero_and_stay_outside_u(drawn):
+    rules, hand = drawn
+    detail = breakdown(hand, rules)
+    assert sum(detail.miseres) == 0
+    plain = breakdown(replace(hand, miseres={}), rules)
+    assert detail.per_defender == plain.per_defender
+    assert detail.scores == tuple(s + m for s, m in zip(plain.scores, detail.miseres, strict=True))
+
+
+@given(valid_hands(), st.integers(0, 4))
+def test_fft_scores_as_before(hand, dealer):
+    expected = expected_row(hand, FFT)
+    assert score(hand) == score(hand, FFT) == score(hand, Rules()) == expected
+    # Who dealt changes nothing when the dealer plays.
+    assert score(replace(hand, dealer=dealer % hand.seats)) == expected
+
+
+@given(ANY_RULES)
+def test_rules_round_trip_and_hash(rules):
+    data = rules.to_data()
+    assert Rules.from_data(data) == rules
+    assert Rules.from_data(json.loads(json.dumps(data))) == rules
+    assert hash(Rules.from_data(data)) == hash(rules)
+    assert {rules: "session"}[Rules(**data)] == "session"
+    assert rules.is_fft is (rules == FFT)
+    assert rules.is_fft is (rules.describe() == [])

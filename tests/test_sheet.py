@@ -94,7 +94,7 @@ def test_only_passed_deals():
     ],
 )
 def test_standings(hands, totals, ranks, leaders):
-    built = build(hands[0].players, 0, hands)
+    built = build(hands[0].seats, 0, hands)
     assert built.totals == totals
     assert [standing.seat for standing in built.standings] == list(range(built.players))
     assert [standing.total for standing in built.standings] == list(totals)

@@ -23,7 +23,7 @@ def play(sheet, players, *hands):
         if fields is None:
             store(sheet, None)
         else:
-            hand = scoring.Hand(players=players, **fields)
+            hand = scoring.Hand(seats=players, **fields)
             store(sheet, hand)
 
 

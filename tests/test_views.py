@@ -232,7 +232,7 @@ def test_save_a_hand_without_js_redirects(client, sheet4):
     assert response["Location"] == url("sheet", sheet4)
     hand = sheet4.hands.get()
     assert hand.to_scoring(4) == scoring.Hand(
-        players=4,
+        seats=4,
         taker=2,
         contract="garde",
         bouts=2,

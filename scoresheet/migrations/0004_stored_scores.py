@@ -24,7 +24,7 @@ def fill(apps, schema_editor):
             played = None
             if not hand.passed:
                 played = scoring.Hand(
-                    players=players,
+                    seats=players,
                     taker=hand.taker,
                     contract=hand.contract,
                     bouts=hand.bouts,

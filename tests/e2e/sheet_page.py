@@ -88,12 +88,12 @@ class SheetPage:
         form = self.form
         self.choose("Taker", names[hand.taker], form)
         self.choose("Contract", Contract(hand.contract).label, form)
-        if hand.players == 5:
+        if hand.seats == 5:
             partner = "alone" if hand.partner is None else names[hand.partner]
             self.choose("Partner", partner, form)
         self.choose("Bouts", str(hand.bouts), form)
         points = Decimal(hand.points)
-        typed = scoring.FFT.total_points - points if defence_points else points
+        typed = scoring.TOTAL_POINTS - points if defence_points else points
         field = form.get_by_label("Points", exact=True)
         if step:
             self.type_into(field, points_text(typed - Decimal("0.5")))
@@ -112,7 +112,7 @@ class SheetPage:
             petit = Camp(hand.petit_au_bout).label if hand.petit_au_bout else "none"
             self.choose("Petit au bout", str(petit), form)
             for seat, size in hand.poignees.items():
-                trumps = scoring.FFT.poignee_trumps[hand.players][size]
+                trumps = scoring.POIGNEE_TRUMPS[hand.seats][size]
                 self.choose(names[seat], f"{Poignee(size).label} ({trumps})", form)
             chelem = Chelem(hand.chelem).label if hand.chelem else "none"
             self.choose("Chelem", str(chelem), form)

@@ -46,7 +46,7 @@ def test_edit_delete_and_undo(open_page, restored):
     expect(form.get_by_label("Points", exact=True)).to_have_value("49")
     sheet_page.choose("Contract", "Garde sans", form)
     corrected = scoring.Hand(
-        players=4, taker=2, contract="garde_sans", bouts=2, points=Decimal(49),
+        seats=4, taker=2, contract="garde_sans", bouts=2, points=Decimal(49),
         petit_au_bout="attack", poignees={2: "simple"},
     )  # fmt: skip
     sheet_page.expect_preview(corrected, NAMES)
@@ -88,7 +88,7 @@ def test_double_tap_on_save_stores_one_hand(open_page, restored, javascript):
     page.on("request", lambda r: posts.append(r) if r.method == "POST" else None)
     page.goto(restored.get_absolute_url())
     sheet_page.open_new_hand()
-    hand = scoring.Hand(players=4, taker=0, contract="garde", bouts=1, points=Decimal(60))
+    hand = scoring.Hand(seats=4, taker=0, contract="garde", bouts=1, points=Decimal(60))
     sheet_page.fill_hand(hand, NAMES)
     posts.clear()
     # Two taps in a row, as fast as a finger does it.

@@ -23,11 +23,11 @@ PASSED = None
 
 
 def hand5(**fields) -> scoring.Hand:
-    return scoring.Hand(players=5, **fields)
+    return scoring.Hand(seats=5, **fields)
 
 
 def hand4(**fields) -> scoring.Hand:
-    return scoring.Hand(players=4, **fields)
+    return scoring.Hand(seats=4, **fields)
 
 
 # (hand, how it is entered): every contract, a partner and alone, a half point, the defence's

@@ -83,7 +83,7 @@ def test_a_hand_by_keyboard_only(open_page, sheet4):
     expect(radio("Petit au bout", "attack")).to_be_checked()
 
     hand = scoring.Hand(
-        players=4, taker=1, contract="garde", bouts=2, points=39, petit_au_bout="attack"
+        seats=4, taker=1, contract="garde", bouts=2, points=39, petit_au_bout="attack"
     )
     expected = [signed(value) for value in scoring.score(hand)]
     expect(page.locator("#preview .preview-scores .score")).to_have_text(expected)

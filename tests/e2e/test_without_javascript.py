@@ -28,7 +28,7 @@ def test_main_flow_without_javascript(open_page):
     expect(page.get_by_role("button", name="One point more")).to_be_hidden()
     expect(page.get_by_role("button", name="Preview")).to_be_visible()
     hand = scoring.Hand(
-        players=5, taker=1, contract="garde", partner=4, bouts=2, points=Decimal("50.5"),
+        seats=5, taker=1, contract="garde", partner=4, bouts=2, points=Decimal("50.5"),
         petit_au_bout="defence", poignees={0: "simple", 1: "simple"},
     )  # fmt: skip
     sheet_page.fill_hand(hand, NAMES)
