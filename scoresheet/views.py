@@ -231,26 +231,49 @@ def appended(request, change: writes.Change, names: list[str]):
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def form_page(request, sheet, form, *, editing=False, number=None, dealer=None, preview=None):
+def form_page(request, sheet, form, *, editing=False, number=None, preview=None):
     """The hand form: a whole page, or the fragment htmx puts under the sheet."""
     template = "scoresheet/hand_form.html"
     if request.htmx:
         template += "#entry"
     if number is None:
         number = sheet.hand_count + 1
-    if dealer is None and editing:
-        dealer = sheet.hands.filter(number=number).values_list("dealer", flat=True).first()
-    if dealer is None:
-        dealer = sheet.next_dealer
     context = {
         "sheet": sheet,
         "form": form,
         "editing": editing,
         "number": number,
-        "dealer": form.seats[dealer],
+        "dealer": form.seats[form.dealer],
         "preview": preview,
     }
     return render(request, template, context)
+
+
+def hand_form(
+    sheet: Sheet, seats: list[str], data=None, *, editing: bool = False, hand: Hand | None = None
+) -> HandForm:
+    """The hand form under the session's rules: a new hand (dealt by whoever's turn it is), or
+    a correction (``editing``, or prefilled from ``hand``) that can also correct the dealer."""
+    if editing and data is not None:
+        # The hand the correction's key names keeps its dealer unless the form changes it.
+        key = parse_key(data.get("key"))
+        stored = sheet.hands.filter(key=key).values_list("dealer", flat=True).first()
+        return HandForm(
+            data,
+            seats=seats,
+            rules=sheet.game_rules,
+            dealer=sheet.next_dealer if stored is None else stored,
+            editing=True,
+        )
+    if hand is not None:
+        return HandForm(
+            seats=seats,
+            rules=sheet.game_rules,
+            dealer=hand.dealer,
+            editing=True,
+            initial=HandForm.initial_from(hand),
+        )
+    return HandForm(data, seats=seats, rules=sheet.game_rules, dealer=sheet.next_dealer)
 
 
 def preview_of(form: HandForm) -> dict:
@@ -279,9 +302,9 @@ def hand_new(request, token):
     sheet = get_sheet(token)
     seats = seat_names(sheet)
     if request.method == "GET":
-        return form_page(request, sheet, HandForm(seats=seats, rules=sheet.game_rules))
+        return form_page(request, sheet, hand_form(sheet, seats))
 
-    form = HandForm(request.POST, seats=seats, rules=sheet.game_rules)
+    form = hand_form(sheet, seats, request.POST)
     if "preview" in request.POST:
         return form_page(request, sheet, form, preview=preview_of(form))
     if "passed" in request.POST:
@@ -314,7 +337,10 @@ def hand_new(request, token):
 def hand_preview(request, token):
     """The live preview under the hand form: the row it would save, or what is wrong."""
     sheet = get_sheet(token)
-    form = HandForm(request.POST, seats=seat_names(sheet), rules=sheet.game_rules)
+    # A correction's form carries who dealt; a new hand is dealt by whoever's turn it is.
+    form = hand_form(
+        sheet, seat_names(sheet), request.POST, editing=bool(request.POST.get("version"))
+    )
     return render(
         request,
         "scoresheet/hand_form.html#preview",
@@ -329,24 +355,24 @@ def hand_edit(request, token, number):
     seats = seat_names(sheet)
     if request.method == "GET":
         hand = hand_at(sheet, number)
-        form = HandForm(seats=seats, rules=sheet.game_rules, initial=HandForm.initial_from(hand))
-        return form_page(request, sheet, form, editing=True, number=number, dealer=hand.dealer)
+        form = hand_form(sheet, seats, hand=hand)
+        return form_page(request, sheet, form, editing=True, number=number)
 
-    form = HandForm(request.POST, seats=seats, rules=sheet.game_rules)
+    form = hand_form(sheet, seats, request.POST, editing=True)
     if "preview" in request.POST or not form.is_valid():
         preview = preview_of(form) if "preview" in request.POST else None
         return form_page(request, sheet, form, editing=True, number=number, preview=preview)
     data = form.cleaned_data
     try:
-        change = writes.correct_hand(token, data["key"], data.get("version"), data["hand"])
+        change = writes.correct_hand(
+            token, data["key"], data.get("version"), data["hand"], dealer=form.dealer
+        )
     except scoring.InvalidHand as error:
         refused(form, error)
         return form_page(request, sheet, form, editing=True, number=number)
     if change.conflict:
         # Someone saved this hand since this form was opened: show theirs, keep it.
-        current = HandForm(
-            seats=seats, rules=sheet.game_rules, initial=HandForm.initial_from(change.hand)
-        )
+        current = hand_form(change.sheet, seats, hand=change.hand)
         current.conflict = True
         return form_page(
             request,
@@ -354,7 +380,6 @@ def hand_edit(request, token, number):
             current,
             editing=True,
             number=change.number,
-            dealer=change.hand.dealer,
         )
     if not change.done:
         messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))

@@ -1,6 +1,7 @@
 """The sheet through Django's test client: every view, with and without htmx."""
 
 import re
+from decimal import Decimal
 import uuid
 
 import pytest
@@ -231,14 +232,16 @@ def test_save_a_hand_without_js_redirects(client, sheet4):
     assert response.status_code == 302
     assert response["Location"] == url("sheet", sheet4)
     hand = sheet4.hands.get()
+    # RULES.md §5, hand 1 of the rulebook's sheet, dealt by the first dealer (seat 0).
     assert hand.to_scoring(4) == scoring.Hand(
         seats=4,
         taker=2,
         contract="garde",
         bouts=2,
-        points=hand.points,
+        points=Decimal(49),
         petit_au_bout="attack",
         poignees={2: "simple"},
+        dealer=0,
     )
     page = text(client.get(url("sheet", sheet4)))
     assert shown_totals(page) == (-106, -106, 318, -106)
