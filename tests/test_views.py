@@ -1,8 +1,8 @@
 """The sheet through Django's test client: every view, with and without htmx."""
 
 import re
-from decimal import Decimal
 import uuid
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
