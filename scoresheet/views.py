@@ -21,13 +21,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, scoring, stats, tally
+from scoresheet import backup, chart, recent, scoring, stats, tally
 from scoresheet import sheet as sheets
 from scoresheet.forms import HandForm, ImportForm, SheetForm
 from scoresheet.models import Hand, Seat, Sheet
 
 RECENT_SHEETS = 30
-KNOWN_NAMES = 40
 # The sheet page shows the latest hands; "Show all" shows the others (the totals count all).
 SHOWN = 100
 # A read-only link in this browser's list of sheets, beside the full-access tokens.
@@ -35,14 +34,16 @@ READ_ONLY = "v/"
 
 
 def remember(request, sheet: Sheet, names=(), readonly: bool = False) -> None:
-    """Keep the sheet (and names typed) in this browser's own session, newest first."""
+    """Keep the sheet's token in this browser's own session, newest first.
+
+    Tokens only (``names`` is not kept): the cookie stays far below the 4 KB browsers keep,
+    however long the names; the names the new-session form suggests come from these sheets.
+    """
     entry = READ_ONLY + sheet.view_token if readonly else sheet.token
     entries = [e for e in request.session.get("sheets", []) if e != entry]
     request.session["sheets"] = [entry, *entries][:RECENT_SHEETS]
-    if names:
-        folded = {name.casefold() for name in names}
-        known = [n for n in request.session.get("names", []) if n.casefold() not in folded]
-        request.session["names"] = [*names, *known][:KNOWN_NAMES]
+    # Cookies written before names were looked up carried them: drop them.
+    request.session.pop("names", None)
 
 
 def get_sheet(token: str, readonly: bool = False) -> Sheet:
@@ -173,7 +174,7 @@ def new_sheet(request):
     return render(
         request,
         "scoresheet/new_sheet.html",
-        {"form": form, "known_names": request.session.get("names", [])},
+        {"form": form, "known_names": recent.known_names(request.session.get("sheets", []))},
     )
 
 
@@ -284,7 +285,9 @@ def hand_new(request, token):
             if "preview" in request.POST:
                 pass
             elif "passed" in request.POST:
-                hand = Hand(key=parse_key(request.POST.get("key")) or uuid.uuid4(), passed=True)
+                # A broken key cannot make a pass idempotent: the form comes back with a new one.
+                if not form.expired:
+                    hand = Hand(key=parse_key(request.POST.get("key")), passed=True)
             elif form.is_valid():
                 hand = Hand.from_scoring(form.cleaned_data["hand"], key=form.cleaned_data["key"])
             if hand is not None:

@@ -106,8 +106,9 @@ def test_create_a_session_opens_its_sheet(client, players):
     assert response["Location"] == url("sheet", sheet)
     assert list(sheet.seats.values_list("name", flat=True)) == [n.strip() for n in names]
     assert sheet.first_dealer == 1
-    assert client.session["sheets"] == [sheet.token]
-    assert "Ben" in client.session["names"]
+    # The cookie keeps the token alone; the form suggests the names of the listed sheets.
+    assert dict(client.session) == {"sheets": [sheet.token]}
+    assert "Ben" in client.get(reverse("new_sheet")).context["known_names"]
 
 
 def test_session_name_defaults_to_date_and_time(client):
@@ -354,8 +355,17 @@ def test_everyone_passed_moves_the_deal_on(client, htmx, sheet4):
     assert shown_totals(page) == (0, 0, 0, 0)
 
 
-def test_passed_with_a_broken_key_still_records_once(client, sheet4):
-    client.post(url("hand_new", sheet4), {"passed": "1", "key": "not-a-uuid"})
+def test_passed_with_a_broken_key_is_refused_then_records_once(client, sheet4):
+    # Without a valid key a pass cannot be told from its resubmission: the form comes back
+    # with a fresh key and the message, and saving with that key records one pass.
+    for _ in range(2):
+        response = client.post(url("hand_new", sheet4), {"passed": "1", "key": "not-a-uuid"})
+        assert response.status_code == 200
+        assert "This form had expired" in text(response)
+    assert not sheet4.hands.exists()
+    key = response.context["form"]["key"].value()
+    for _ in range(2):
+        client.post(url("hand_new", sheet4), {"passed": "1", "key": key})
     assert sheet4.hands.get().passed
 
 
@@ -368,11 +378,12 @@ def test_passed_with_a_broken_key_still_records_once(client, sheet4):
         ({"contract": "petite"}, "contract", "Contract: choose prise"),
         ({"bouts": "4"}, "bouts", "Bouts: choose 0, 1, 2 or 3."),
         ({"points": ""}, "points", "Points: enter the card points."),
-        ({"points": "abc"}, "points", "Points: enter a number between 0 and 91."),
+        ({"points": "abc"}, "points", "Points: enter a number between 0 and 91, in whole"),
         ({"points": "92"}, "points", "Points: enter a number between 0 and 91."),
-        ({"points": "-1"}, "points", "Points: enter a number between 0 and 91."),
+        ({"points": "-1"}, "points", "Points: enter a number between 0 and 91, in whole"),
         ({"points": "40.5"}, "points", "no half points at 4 players"),
-        ({"points": "40.25"}, "points", "whole or half points"),
+        # Text is read strictly: at most one decimal.
+        ({"points": "40.25"}, "points", "in whole or half points (49 or 40.5)"),
         ({"points": "3", "bouts": "1"}, "points", "between 4 and 83 points"),
         ({"petit_au_bout": "both"}, "petit_au_bout", "Petit au bout: choose none"),
         ({"chelem": "maybe"}, "chelem", "Chelem: choose one"),
