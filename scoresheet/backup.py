@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import NoReturn
 
@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
+from scoresheet import names as player_names
 from scoresheet import scoring, writes
 from scoresheet import sheet as sheets
 from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Seat, Sheet
@@ -72,6 +73,8 @@ TYPE_MESSAGES = {
 # OWASP "CSV injection": a spreadsheet runs a cell that starts with one of these.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"
+CREATED_FROM = date(2000, 1, 1)
+CREATED_UNTIL = date(2100, 12, 31)
 
 
 class BackupError(ValueError):
@@ -108,6 +111,15 @@ class Backup:
 # JSON backup: writing
 
 
+def local_time(moment: datetime) -> datetime:
+    """``moment`` in the server's time zone; in UTC when that would leave the calendar (a date
+    stored before imports checked it, like 9999-12-31T23:30Z): an export never fails."""
+    try:
+        return timezone.localtime(moment)
+    except (OverflowError, ValueError):
+        return moment.astimezone(UTC)
+
+
 def card_points(points: Decimal) -> int | float:
     """Card points as a JSON number: 49, or 40.5 for a half point."""
     return int(points) if points == points.to_integral_value() else float(points)
@@ -136,7 +148,7 @@ def dump(sheet: Sheet) -> dict:
         "format": FORMAT,
         "name": sheet.name,
         # The server's time zone gives the offset; the instant is what the database holds.
-        "created": timezone.localtime(sheet.created).isoformat(),
+        "created": local_time(sheet.created).isoformat(),
         "players": list(sheet.seats.values_list("name", flat=True)),
         "first_dealer": sheet.first_dealer,
         "rules": {},
@@ -195,22 +207,24 @@ def is_int(value: object) -> bool:
 
 
 def shown(value: object) -> str:
-    """A value from the file, short enough to quote in a message."""
-    text = str(value)
+    """A value from the file, short enough to quote in a message, and safe to put on a page
+    (a lone surrogate is shown as its escape, "\\ud800")."""
+    text = player_names.encodable(str(value))
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def clean_name(value: object, *, collapse: bool = False) -> str:
-    """A name as the forms store it (stripped, or with its spaces collapsed); "" if invalid."""
-    if not isinstance(value, str):
+def clean_name(value: object) -> str:
+    """A name as the forms store it (``names.clean``); "" if invalid."""
+    if not isinstance(value, str) or "\x00" in value:
+        # The forms refuse NUL (Django's CharField) before cleaning: so does the import.
         return ""
-    name = " ".join(value.split()) if collapse else value.strip()
+    name = player_names.clean(value)
     try:
         # Lone surrogates (JSON's "\ud800") cannot be stored; the forms refuse NUL too.
         name.encode("utf-8")
     except UnicodeEncodeError:
         return ""
-    return "" if "\x00" in name else name
+    return name
 
 
 def read_players(value: object) -> tuple[str, ...]:
@@ -226,8 +240,8 @@ def read_players(value: object) -> tuple[str, ...]:
     names: list[str] = []
     seen: set[str] = set()
     for number, name in enumerate(value, start=1):
-        # As the new-session form does: spaces collapsed, names unique whatever their case.
-        name = clean_name(name, collapse=True)
+        # As the new-session form does: cleaned, and compared by their key (names.py).
+        name = clean_name(name)
         if not 1 <= len(name) <= PLAYER_NAME_LENGTH:
             refuse(
                 _("Player %(number)s: give a name of 1 to %(length)s characters."),
@@ -235,20 +249,20 @@ def read_players(value: object) -> tuple[str, ...]:
                 number=number,
                 length=PLAYER_NAME_LENGTH,
             )
-        if name.casefold() in seen:
+        if player_names.key(name) in seen:
             refuse(
                 _("Player %(number)s: “%(name)s” is already at the table."),
                 field="players",
                 number=number,
                 name=name,
             )
-        seen.add(name.casefold())
+        seen.add(player_names.key(name))
         names.append(name)
     return tuple(names)
 
 
 def read_created(value: object) -> datetime:
-    """An ISO 8601 date and time with its offset."""
+    """An ISO 8601 date and time with its offset, from 2000-01-01 to 2100-12-31."""
     try:
         created = datetime.fromisoformat(value)
         if created.utcoffset() is None:
@@ -258,6 +272,14 @@ def read_created(value: object) -> datetime:
         refuse(
             _("Created: give the date and time with its offset, like 2026-11-27T20:41:00+01:00."),
             field="created",
+        )
+    # Far from the ends of what a date can hold, so that every time zone can show it.
+    if not CREATED_FROM <= created.date() <= CREATED_UNTIL:
+        refuse(
+            _("Created: give a date from %(first)s to %(last)s."),
+            field="created",
+            first=CREATED_FROM.isoformat(),
+            last=CREATED_UNTIL.isoformat(),
         )
     return created
 
@@ -297,7 +319,8 @@ def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.H
         "taker": is_int(fields["taker"]),
         "contract": isinstance(fields["contract"], str),
         "bouts": is_int(fields["bouts"]),
-        "points": is_int(fields["points"]) or isinstance(fields["points"], Decimal),
+        "points": (is_int(fields["points"]) or isinstance(fields["points"], Decimal))
+        and scoring.card_points(fields["points"]) is not None,
         "partner": fields["partner"] is None or is_int(fields["partner"]),
         "petit_au_bout": fields["petit_au_bout"] is None or fields["petit_au_bout"] in Camp.values,
         "poignees": isinstance(poignees, dict),
@@ -506,4 +529,4 @@ def filename(sheet: Sheet, extension: str) -> str:
     """A file name made of the session's name and date, safe on every system."""
     name = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]', "-", sheet.name)
     name = " ".join(name.split()).strip(" .") or "tarot"
-    return f"{name} {timezone.localtime(sheet.created):%Y-%m-%d}.{extension}"
+    return f"{name} {local_time(sheet.created):%Y-%m-%d}.{extension}"

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import backup as backups
+from scoresheet import names as player_names
 from scoresheet import scoring
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
@@ -145,7 +146,7 @@ class SheetForm(RulesForm):
         seen = {}
         for seat in range(MAX_SEATS):
             field = f"player_{seat}"
-            name = " ".join((data.get(field) or "").split())
+            name = player_names.clean(data.get(field) or "")
             if seat >= players:
                 continue
             if not name:
@@ -153,7 +154,15 @@ class SheetForm(RulesForm):
                     field, gettext("Player %(number)s: enter a name.") % {"number": seat + 1}
                 )
                 continue
-            folded = name.casefold()
+            if len(name) > NAME_LENGTH:
+                # NFC can lengthen a name the field's own check let through.
+                self.add_error(
+                    field,
+                    gettext("Player %(number)s: a name has at most %(length)s characters.")
+                    % {"number": seat + 1, "length": NAME_LENGTH},
+                )
+                continue
+            folded = player_names.key(name)
             if folded in seen:
                 self.add_error(
                     field,
@@ -175,18 +184,29 @@ class SheetForm(RulesForm):
         elif players < 5:
             data["dealer_sits_out"] = False
         data["rules"] = self.check_seats(players)
-        if not data.get("name"):
+        data["name"] = player_names.clean(data.get("name") or "")
+        if len(data["name"]) > self.fields["name"].max_length:
+            self.add_error(
+                "name",
+                gettext("Session name: a name has at most %(length)s characters.")
+                % {"length": self.fields["name"].max_length},
+            )
+        if not data["name"]:
             data["name"] = date_format(timezone.localtime(), "DATETIME_FORMAT")
         return data
 
 
 class PointsField(forms.DecimalField):
-    """Card points; accepts a decimal comma, as French keyboards type it."""
+    """Card points, read by ``scoring.card_points`` (as the preview and the import read them):
+    digits with at most one decimal, after a point or a comma as French keyboards type it."""
 
     def to_python(self, value):
-        if isinstance(value, str):
-            value = value.strip().replace(",", ".")
-        return super().to_python(value)
+        if value in self.empty_values:
+            return None
+        points = scoring.card_points(str(value))
+        if points is None:
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return points
 
 
 class HandForm(forms.Form):
@@ -229,7 +249,9 @@ class HandForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "decimal", "min": 0, "max": 91}),
         error_messages={
             "required": _("Points: enter the card points."),
-            "invalid": _("Points: enter a number between 0 and 91."),
+            "invalid": _(
+                "Points: enter a number between 0 and 91, in whole or half points (49 or 40.5)."
+            ),
             "min_value": _("Points: enter a number between 0 and 91."),
             "max_value": _("Points: enter a number between 0 and 91."),
         },
@@ -337,6 +359,14 @@ class HandForm(forms.Form):
                 uuid.UUID(str(self.data.get("key")))
             except ValueError:
                 self.renew_key()
+            try:
+                self.fields["version"].clean(self.data.get("version"))
+            except ValidationError:
+                # A hidden field no one can fix: say the form expired (not "check the
+                # highlighted fields"), and let the edit start again from the stored hand.
+                self.data = self.data.copy()
+                self.data["version"] = ""
+                self.expired = True
 
     def renew_key(self):
         """Give the form a fresh key: its own was broken or belongs to another sheet."""

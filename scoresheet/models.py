@@ -10,10 +10,10 @@ import secrets
 import uuid
 
 from django.db import models
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoresheet import names as player_names
 from scoresheet import scoring
 from scoresheet import sheet as sheets
 
@@ -84,12 +84,14 @@ class Seat(models.Model):
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(_("name"), max_length=40)
+    # names.key(name), computed in Python on every write: the one way names are compared.
+    key = player_names.NameKeyField()
 
     class Meta:
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["sheet", "position"], name="seat_position_unique"),
-            models.UniqueConstraint(Lower("name"), "sheet", name="seat_name_unique_ci"),
+            models.UniqueConstraint(fields=["sheet", "key"], name="seat_name_key_unique"),
         ]
 
     def __str__(self):

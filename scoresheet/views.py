@@ -20,12 +20,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, scoring, stats, writes
+from scoresheet import backup, chart, recent, scoring, stats, writes
 from scoresheet.forms import HandForm, ImportForm, SheetForm
 from scoresheet.models import Hand, Sheet
 
 RECENT_SHEETS = 30
-KNOWN_NAMES = 40
 # The sheet page shows the latest hands, and earlier ones this many at a time.
 SHOWN = 100
 # A hand number beyond this is no hand (and too big for the database's integers).
@@ -35,14 +34,16 @@ READ_ONLY = "v/"
 
 
 def remember(request, sheet: Sheet, names=(), readonly: bool = False) -> None:
-    """Keep the sheet (and names typed) in this browser's own session, newest first."""
+    """Keep the sheet's token in this browser's own session, newest first.
+
+    Tokens only (``names`` is not kept): the cookie stays far below the 4 KB browsers keep,
+    however long the names; the names the new-session form suggests come from these sheets.
+    """
     entry = READ_ONLY + sheet.view_token if readonly else sheet.token
     entries = [e for e in request.session.get("sheets", []) if e != entry]
     request.session["sheets"] = [entry, *entries][:RECENT_SHEETS]
-    if names:
-        folded = {name.casefold() for name in names}
-        known = [n for n in request.session.get("names", []) if n.casefold() not in folded]
-        request.session["names"] = [*names, *known][:KNOWN_NAMES]
+    # Cookies written before names were looked up carried them: drop them.
+    request.session.pop("names", None)
 
 
 def get_sheet(token: str, readonly: bool = False) -> Sheet:
@@ -179,7 +180,7 @@ def new_sheet(request):
     return render(
         request,
         "scoresheet/new_sheet.html",
-        {"form": form, "known_names": request.session.get("names", [])},
+        {"form": form, "known_names": recent.known_names(request.session.get("sheets", []))},
     )
 
 

@@ -222,3 +222,9 @@ def _static_files_without_manifest(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limit(settings):
+    """The suite posts far more than a table does; tests/test_hardening.py turns the limit on."""
+    settings.RATELIMIT_ENABLE = False

@@ -117,7 +117,7 @@ def test_names_are_cleaned_as_the_forms_clean_them(make_backup):
     data["name"] = "  Vendredi  soir "
     data["players"][1] = "  Ben \t Jr "
     sheet = backup.load(json.dumps(data))
-    assert sheet.name == "Vendredi  soir"
+    assert sheet.name == "Vendredi soir"
     assert sheet.seats.get(position=1).name == "Ben Jr"
 
 

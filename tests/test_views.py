@@ -107,8 +107,9 @@ def test_create_a_session_opens_its_sheet(client, players):
     assert response["Location"] == url("sheet", sheet)
     assert list(sheet.seats.values_list("name", flat=True)) == [n.strip() for n in names]
     assert sheet.first_dealer == 1
-    assert client.session["sheets"] == [sheet.token]
-    assert "Ben" in client.session["names"]
+    # The cookie keeps the token alone; the form suggests the names of the listed sheets.
+    assert dict(client.session) == {"sheets": [sheet.token]}
+    assert "Ben" in client.get(reverse("new_sheet")).context["known_names"]
 
 
 def test_session_name_defaults_to_date_and_time(client):
@@ -380,11 +381,12 @@ def test_passed_with_a_broken_key_records_nothing_and_offers_a_fresh_form(client
         ({"contract": "petite"}, "contract", "Contract: choose prise"),
         ({"bouts": "4"}, "bouts", "Bouts: choose 0, 1, 2 or 3."),
         ({"points": ""}, "points", "Points: enter the card points."),
-        ({"points": "abc"}, "points", "Points: enter a number between 0 and 91."),
+        ({"points": "abc"}, "points", "Points: enter a number between 0 and 91, in whole"),
         ({"points": "92"}, "points", "Points: enter a number between 0 and 91."),
-        ({"points": "-1"}, "points", "Points: enter a number between 0 and 91."),
+        ({"points": "-1"}, "points", "Points: enter a number between 0 and 91, in whole"),
         ({"points": "40.5"}, "points", "no half points at 4 players"),
-        ({"points": "40.25"}, "points", "whole or half points"),
+        # Text is read strictly: at most one decimal.
+        ({"points": "40.25"}, "points", "in whole or half points (49 or 40.5)"),
         ({"points": "3", "bouts": "1"}, "points", "between 4 and 83 points"),
         ({"petit_au_bout": "both"}, "petit_au_bout", "Petit au bout: choose none"),
         ({"chelem": "maybe"}, "chelem", "Chelem: choose one"),

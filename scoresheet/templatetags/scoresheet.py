@@ -20,6 +20,17 @@ register.filter("signed", chart.signed)
 
 
 @register.filter
+def has_field_errors(form) -> bool:
+    """Whether a visible field is wrong: only then does the page ask to check the highlighted
+    fields (a hidden field's or the form's own problem highlights nothing)."""
+    return any(
+        form[name].errors
+        for name in form.errors
+        if name in form.fields and not form[name].is_hidden
+    )
+
+
+@register.filter
 def sign_class(value: int) -> str:
     return "positive" if value > 0 else "negative" if value < 0 else "zero"
 
