@@ -15,8 +15,15 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import names, scoring
+from scoresheet import names, scoring, writes
 from scoresheet.models import Hand, Seat, Sheet
+from tests.reading import store
+
+
+def garde_50(sheet):
+    """A garde with 2 bouts and 50 points, stored as the app stores a hand."""
+    return writes.add_hand(sheet.token, scoring.Hand(4, 0, "garde", 2, 50), uuid.uuid4()).hand
+
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +64,7 @@ def new_session(client, players, name="Vendredi"):
 
 @pytest.mark.parametrize("action", ["hand_edit", "hand_delete"])
 def test_an_absurd_hand_number_is_404(client, sheet4, action):
-    Hand.objects.create(sheet=sheet4, passed=True)
+    store(sheet4, None)
     before = counts()
     path = url(action, sheet4, 1).replace("/1/", f"/{HUGE}/")
     assert client.get(path).status_code == 404
@@ -238,9 +245,7 @@ def test_points_are_read_strictly_by_the_form_and_the_preview(client, sheet4, po
 
 
 def test_points_are_read_strictly_by_a_correction(client, sheet4):
-    hand = Hand.objects.create(
-        sheet=sheet4, taker=0, contract="garde", bouts=2, points=50, poignees={}
-    )
+    hand = garde_50(sheet4)
     data = hand_post(key=str(hand.key), version="1", points="1e-999999999")
     response = client.post(url("hand_edit", sheet4, 1), data)
     assert response.status_code == 200
@@ -317,9 +322,7 @@ def test_everyone_passed_twice_with_a_broken_key_stores_nothing(client, sheet4):
 
 
 def test_a_broken_hidden_field_says_the_form_expired_without_highlighting(client, sheet4):
-    hand = Hand.objects.create(
-        sheet=sheet4, taker=0, contract="garde", bouts=2, points=50, poignees={}
-    )
+    hand = garde_50(sheet4)
     data = hand_post(key=str(hand.key), version="abc", points="60")
     response = client.post(url("hand_edit", sheet4, 1), data)
     page = response.content.decode()
@@ -468,9 +471,7 @@ def test_fuzz_hand_save_and_preview(client, sheet5, fields, points):
     points=numbers,
 )
 def test_fuzz_hand_edit(client, sheet4, fields, points):
-    hand = sheet4.hands.first() or Hand.objects.create(
-        sheet=sheet4, taker=0, contract="garde", bouts=2, points=50, poignees={}
-    )
+    hand = sheet4.hands.first() or garde_50(sheet4)
     data = hand_post(key=str(hand.key), version=str(hand.version), points=points) | fields
     assert client.post(url("hand_edit", sheet4, 1), data).status_code in (200, 302)
 
