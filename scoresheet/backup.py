@@ -99,13 +99,15 @@ def refuse(
 
 @dataclass(frozen=True)
 class Backup:
-    """A backup that passed every check; ``hands`` holds None for a passed deal."""
+    """A backup that passed every check; ``hands`` holds (dealer, hand) pairs in play order,
+    the hand None for a passed deal."""
 
     name: str
     created: datetime
     players: tuple[str, ...]
     first_dealer: int
-    hands: tuple[scoring.Hand | None, ...]
+    hands: tuple[tuple[int, scoring.Hand | None], ...]
+    rules: scoring.Rules = scoring.FFT
 
 
 # JSON backup: writing
@@ -128,8 +130,9 @@ def card_points(points: Decimal) -> int | float:
 def hand_data(hand: Hand) -> dict:
     """One stored hand in the backup format."""
     if hand.passed:
-        return {"passed": True}
-    return {
+        return {"passed": True, "dealer": hand.dealer}
+    data = {
+        "dealer": hand.dealer,
         "taker": hand.taker,
         "contract": hand.contract,
         "bouts": hand.bouts,
@@ -140,6 +143,9 @@ def hand_data(hand: Hand) -> dict:
         "chelem": hand.chelem or None,
         "defence_chelem": hand.defence_chelem,
     }
+    if hand.miseres:
+        data["miseres"] = dict(sorted(hand.miseres.items(), key=lambda item: int(item[0])))
+    return data
 
 
 def dump(sheet: Sheet) -> dict:
@@ -151,7 +157,7 @@ def dump(sheet: Sheet) -> dict:
         "created": local_time(sheet.created).isoformat(),
         "players": list(sheet.seats.values_list("name", flat=True)),
         "first_dealer": sheet.first_dealer,
-        "rules": {},
+        "rules": sheet.game_rules.to_data(),
         "hands": [hand_data(hand) for hand in sheet.hands.iterator(chunk_size=500)],
     }
 
@@ -231,9 +237,9 @@ def read_players(value: object) -> tuple[str, ...]:
     """The players' names in seat order, checked as the new-session form checks them."""
     if not isinstance(value, list):
         refuse(_("Players: give the list of the players' names."), field="players")
-    if len(value) not in scoring.PLAYERS:
+    if len(value) not in scoring.SEATS:
         refuse(
-            _("Players: a table has 3, 4 or 5 players, not %(count)s."),
+            _("Players: a session has 3 to 6 players, not %(count)s."),
             field="players",
             count=len(value),
         )
@@ -284,12 +290,63 @@ def read_created(value: object) -> datetime:
     return created
 
 
-def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.Hand | None:
-    """One hand of the file, checked as the rules check an entered hand; None if passed."""
+def read_dealer(fields: dict, number: int, players: tuple[str, ...], rotation: int) -> int:
+    """The optional "dealer" of a hand: a seat, or by default whoever's turn it was."""
+    if "dealer" not in fields:
+        return rotation
+    dealer = fields.pop("dealer")
+    if not is_int(dealer) or dealer not in range(len(players)):
+        refuse(
+            _("Dealer: give the dealer's seat, a number from 0 to %(last)s."),
+            hand=number,
+            field="dealer",
+            last=len(players) - 1,
+        )
+    return dealer
+
+
+def read_miseres(fields: dict, number: int, players: tuple[str, ...]) -> dict[int, object]:
+    """The optional "miseres" of a hand: seat (a string) → 1 or 2, checked by the rules."""
+    miseres = fields.pop("miseres", {})
+    if not isinstance(miseres, dict):
+        refuse(
+            _("Misères: give each player's misères by seat, like {“2”: 1}."),
+            hand=number,
+            field="miseres",
+        )
+    seats = {str(seat) for seat in range(len(players))}
+    for seat, count in miseres.items():
+        if seat not in seats:
+            refuse(
+                _("Misère: seat %(value)s is not at the table."),
+                hand=number,
+                field="miseres",
+                value=shown(seat),
+            )
+        if not is_int(count):
+            refuse(
+                _("Misère of %(name)s: give 1 or 2."),
+                hand=number,
+                field="miseres",
+                name=players[int(seat)],
+            )
+    return {int(seat): count for seat, count in miseres.items()}
+
+
+def read_hand(
+    value: object,
+    number: int,
+    players: tuple[str, ...],
+    rules: scoring.Rules = scoring.FFT,
+    rotation: int = 0,
+) -> tuple[int, scoring.Hand | None]:
+    """One hand of the file, checked as the rules check an entered hand: (its dealer, the
+    hand or None if passed). ``rotation`` is the dealer when the file does not say."""
     if not isinstance(value, dict):
         refuse(_("give the hand as an object, like {“passed”: true}."), hand=number)
     fields = dict(value)
     passed = fields.pop("passed", False)
+    dealer = read_dealer(fields, number, players, rotation)
     if passed is True:
         if fields:
             refuse(
@@ -298,9 +355,10 @@ def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.H
                 field="passed",
                 key=shown(next(iter(fields))),
             )
-        return None
+        return dealer, None
     if passed is not False:
         refuse(_("Passed: write true, or leave it out."), hand=number, field="passed")
+    miseres = read_miseres(fields, number, players)
     for key in fields:
         if key not in HAND_KEYS:
             refuse(_("unknown field “%(key)s”."), hand=number, field=key, key=shown(key))
@@ -350,14 +408,16 @@ def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.H
     hand = scoring.Hand(
         seats=len(players),
         **{**fields, "poignees": {int(seat): size for seat, size in poignees.items()}},
+        dealer=dealer,
+        miseres=miseres,
     )
-    for problem in scoring.validate(hand):
+    for problem in scoring.validate(hand, rules):
         text = gettext("Hand %(number)s: %(problem)s") % {
             "number": number,
             "problem": problem.translated(gettext),
         }
         raise BackupError(text, hand=number, field=problem.field)
-    return hand
+    return dealer, hand
 
 
 def read(data: bytes | str) -> Backup:
@@ -391,8 +451,7 @@ def read(data: bytes | str) -> Backup:
     first_dealer = content["first_dealer"]
     if not is_int(first_dealer) or first_dealer not in range(len(players)):
         refuse(_("First dealer: choose one of the players at the table."), field="first_dealer")
-    if content["rules"] != {}:
-        refuse(_("Rules: this app has no house rules yet, so “rules” must be {}."), field="rules")
+    rules = read_rules(content["rules"], len(players))
     hands = content["hands"]
     if not isinstance(hands, list):
         refuse(_("Hands: give the list of hands."), field="hands")
@@ -403,15 +462,36 @@ def read(data: bytes | str) -> Backup:
             count=len(hands),
             most=MAX_HANDS,
         )
+    dealt = []
+    rotation = first_dealer
+    for number, hand in enumerate(hands, start=1):
+        dealer, played = read_hand(hand, number, players, rules, rotation)
+        dealt.append((dealer, played))
+        rotation = scoring.next_dealer(dealer, len(players))
     return Backup(
         name=name,
         created=created,
         players=players,
         first_dealer=first_dealer,
-        hands=tuple(
-            read_hand(hand, number, players) for number, hand in enumerate(hands, start=1)
-        ),
+        hands=tuple(dealt),
+        rules=rules,
     )
+
+
+def read_rules(value: object, seats: int) -> scoring.Rules:
+    """The session's "rules": each optional (missing is FFT), every one known and valid."""
+    try:
+        rules = scoring.Rules.from_data(value)
+    except scoring.InvalidRules as error:
+        problems = error.problems
+    else:
+        problems = scoring.check_rules(rules, seats)
+        if not problems:
+            return rules
+    problem = problems[0]
+    # The value quoted comes from the file: shown() escapes what a page cannot encode.
+    params = {name: shown(value) for name, value in problem.params.items()}
+    raise BackupError(gettext(problem.message) % params, field="rules")
 
 
 def restore(backup: Backup) -> Sheet:
@@ -420,8 +500,9 @@ def restore(backup: Backup) -> Sheet:
         backup.name,
         backup.players,
         backup.first_dealer,
+        rules=backup.rules,
         created=backup.created,
-        hands=((None, hand) for hand in backup.hands),
+        hands=backup.hands,
     )
 
 
@@ -455,6 +536,7 @@ def csv_header(names: list[str]) -> list[str]:
         "Petit au bout",
         "Poignées",
         "Chelem",
+        "Misère",
         *names,
     ]
 
@@ -468,7 +550,7 @@ def csv_row(row: sheets.Row, names: list[str]) -> list:
     partner = ""
     if hand.partner is not None:
         partner = names[hand.partner]
-    elif hand.seats == 5:
+    elif detail.players == 5:
         partner = gettext("alone")
     result = gettext("made by %(diff)s") if detail.made else gettext("lost by %(diff)s")
     chelem = [str(Chelem(hand.chelem).label)] if hand.chelem else []
@@ -488,6 +570,9 @@ def csv_row(row: sheets.Row, names: list[str]) -> list:
             f"{names[seat]}: {Poignee(size).label}" for seat, size in sorted(hand.poignees.items())
         ),
         ", ".join(chelem),
+        "; ".join(
+            f"{names[seat]}: {count}" for seat, count in sorted(hand.miseres.items()) if count
+        ),
     ]
 
 
@@ -506,6 +591,9 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
         line = csv_row(row, names)
         yield [*line, *blank[len(line) :], *row.scores]
     yield [gettext("Total"), *blank[1:], *sheet.totals]
+    # The rules every score above was computed under (RULES.md §6: "FFT" or the house rules).
+    words = [gettext(rule) for rule in rules.describe()] or ["FFT"]
+    yield [gettext("Rules"), "; ".join(words)]
 
 
 class _Echo:

@@ -99,6 +99,14 @@ class RulesForm(forms.Form):
     def rule_fields(self):
         return [self["poignees"], self["rounding"], self["misere"], self["dealer_sits_out"]]
 
+    def house_rules_open(self) -> bool:
+        """Open the fold when a house rule is chosen or wrong."""
+        fields = self.rule_fields()
+        if not self.is_bound:
+            return any(self.initial.get(f.name) not in (None, f.field.initial) for f in fields)
+        rules = self.cleaned_data.get("rules") if self.is_valid() else None
+        return any(f.errors for f in fields) or bool(rules and not rules.is_fft)
+
 
 class SheetForm(RulesForm):
     """A new session: 3 to 6 player names, the first dealer, an optional name, its rules."""

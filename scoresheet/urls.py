@@ -32,6 +32,7 @@ urlpatterns = [
     path("s/<str:token>/hands/<hand:number>/edit/", views.hand_edit, name="hand_edit"),
     path("s/<str:token>/hands/<hand:number>/delete/", views.hand_delete, name="hand_delete"),
     path("s/<str:token>/undo/", views.undo, name="undo"),
+    path("s/<str:token>/rules/", views.rules, name="rules"),
     path("s/<str:token>/export.csv", views.export_csv, name="export_csv"),
     path("s/<str:token>/backup.json", views.export_json, name="export_json"),
     path("s/<str:token>/stats/", views.statistics, name="statistics"),

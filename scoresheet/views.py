@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoresheet import backup, chart, recent, scoring, stats, writes
-from scoresheet.forms import HandForm, ImportForm, SheetForm
+from scoresheet.forms import HandForm, ImportForm, RulesForm, SheetForm
 from scoresheet.models import Hand, Sheet
+from scoresheet.templatetags.scoresheet import rules_words
 
 RECENT_SHEETS = 30
 # The sheet page shows the latest hands, and earlier ones this many at a time.
@@ -174,7 +175,9 @@ def new_sheet(request):
     form = SheetForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        sheet = writes.create_sheet(data["name"], data["names"], data["first_dealer"])
+        sheet = writes.create_sheet(
+            data["name"], data["names"], data["first_dealer"], rules=data["rules"]
+        )
         remember(request, sheet, data["names"])
         return redirect(sheet)
     return render(
@@ -285,7 +288,10 @@ def preview_of(form: HandForm) -> dict:
     detail = scoring.breakdown(hand, form.rules)
     return {
         "breakdown": detail,
-        "scores": list(zip(form.seats, detail.scores, strict=True)),
+        "scores": [
+            (name, value, seat == detail.sitting_out)
+            for seat, (name, value) in enumerate(zip(form.seats, detail.scores, strict=True))
+        ],
         "warnings": [w.translated(_) for w in scoring.warnings(hand, form.rules)],
         "converted": form.cleaned_data.get("counted_by_defence"),
     }
@@ -432,6 +438,57 @@ def undo(request, token):
     else:
         messages.info(request, _("Nothing to undo: the last hand has changed."))
     return updated(request, change.sheet)
+
+
+@require_http_methods(["GET", "POST"])
+def rules(request, token):
+    """Change the session's rules: the new totals first, then every hand re-scored at once."""
+    sheet = get_sheet(token)
+    if request.method == "GET":
+        form = RulesForm(initial=sheet.game_rules.to_data())
+        return render(request, "scoresheet/rules.html", {"sheet": sheet, "form": form})
+    form = RulesForm(request.POST)
+    context = {"sheet": sheet, "form": form}
+    proposed = form.check_seats(len(sheet.totals)) if form.is_valid() else None
+    if proposed is not None:
+        # A confirmation applies the totals it showed, or shows them again.
+        shown = request.POST.get("revision")
+        if "confirm" in request.POST and shown == str(sheet.revision):
+            try:
+                change = writes.change_rules(token, proposed)
+            except (scoring.InvalidRules, writes.HandRefused) as error:
+                refused_rules(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("Rules changed to %(rules)s: every hand was re-scored.")
+                    % {"rules": rules_words(proposed)},
+                )
+                return redirect(change.sheet)
+        else:
+            try:
+                totals = writes.rescored_under(sheet, proposed)
+            except (scoring.InvalidRules, writes.HandRefused) as error:
+                refused_rules(form, error)
+            else:
+                names = seat_names(sheet)
+                context |= {
+                    "proposed": proposed,
+                    "comparison": list(zip(names, sheet.totals, totals, strict=True)),
+                    "changed_meanwhile": "confirm" in request.POST,
+                }
+    return render(request, "scoresheet/rules.html", context)
+
+
+def refused_rules(form: RulesForm, error: Exception) -> None:
+    """Why the sheet cannot take these rules, on the form: a rule, or a hand it refuses."""
+    if isinstance(error, writes.HandRefused):
+        for message in error.messages(_):
+            form.add_error(None, message)
+        return
+    for problem in error.problems:
+        field = problem.field if problem.field in form.fields else None
+        form.add_error(field, problem.translated(_))
 
 
 @require_GET

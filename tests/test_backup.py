@@ -72,9 +72,16 @@ def test_export_of_a_sheet_entered_in_the_app(sheet5):
     data = backup.dump(sheet5)
     assert data["format"] == "tarot-scoresheet/1"
     assert data["players"] == ["Ana", "Ben", "Chloé", "Dan", "Élise"]
-    assert data["rules"] == {}
+    assert data["rules"] == {
+        "poignees": "20-30-40",
+        "rounding": 1,
+        "misere": 0,
+        "dealer_sits_out": False,
+    }
+    # The deal goes round from the first dealer (seat 0): every hand names its dealer.
     assert data["hands"] == [
         {
+            "dealer": 0,
             "taker": 0,
             "contract": "garde",
             "bouts": 2,
@@ -85,7 +92,7 @@ def test_export_of_a_sheet_entered_in_the_app(sheet5):
             "chelem": None,
             "defence_chelem": False,
         },
-        {"passed": True},
+        {"passed": True, "dealer": 1},
     ]
     # created: ISO 8601 with the offset of the server's time zone (Europe/Paris).
     assert data["created"][-6:] in ("+01:00", "+02:00")
@@ -202,8 +209,8 @@ REFUSED = [
     (top(created=1764272460), None, "created", "Created"),
     (top(created="0001-01-01T00:00:00+01:00"), None, "created", "Created"),
     (top(players="Ana, Ben, Chloé"), None, "players", "list of the players"),
-    (top(players=["Ana", "Ben"]), None, "players", "3, 4 or 5 players, not 2"),
-    (top(players=["A", "B", "C", "D", "E", "F"]), None, "players", "not 6"),
+    (top(players=["Ana", "Ben"]), None, "players", "3 to 6 players, not 2"),
+    (top(players=["A", "B", "C", "D", "E", "F", "G"]), None, "players", "not 7"),
     (top(players=["Ana", "Ben", "", "Dan"]), None, "players", "Player 3"),
     (top(players=["Ana", "Ben", None, "Dan"]), None, "players", "Player 3"),
     (top(players=["Ana", "B" * 41, "Chloé", "Dan"]), None, "players", "1 to 40 characters"),
@@ -214,7 +221,7 @@ REFUSED = [
     (top(first_dealer=-1), None, "first_dealer", "First dealer"),
     (top(first_dealer="0"), None, "first_dealer", "First dealer"),
     (top(first_dealer=True), None, "first_dealer", "First dealer"),
-    (top(rules={"petit_au_bout": 20}), None, "rules", "no house rules"),
+    (top(rules={"petit_au_bout": 20}), None, "rules", "no rule “petit_au_bout”"),
     (top(rules=None), None, "rules", "Rules"),
     (top(hands={"1": {"passed": True}}), None, "hands", "list of hands"),
     (top(hands=[{"passed": True}, 7]), 2, None, "Hand 2: give the hand as an object"),
@@ -400,8 +407,8 @@ def test_any_value_anywhere_is_refused_cleanly_or_accepted(make_backup, key, val
         checked = backup.read(json.dumps(data))
     except backup.BackupError:
         return
-    for hand in checked.hands:
-        assert hand is None or not scoring.validate(hand)
+    for _dealer, hand in checked.hands:
+        assert hand is None or not scoring.validate(hand, checked.rules)
 
 
 @given(st.binary(max_size=200) | st.text(max_size=200))
@@ -448,10 +455,11 @@ def test_every_hand_the_rules_accept_round_trips(drawn):
     players, data = drawn
     names = ("Ana", "Ben", "Chloé", "Dan", "Élise")[:players]
     try:
-        hand = backup.read_hand(json.loads(json.dumps(data)), 1, names)
+        _dealer, hand = backup.read_hand(json.loads(json.dumps(data)), 1, names)
     except backup.BackupError:
         return  # Too many poignées, or a chelem with a defence chelem: refused, fine.
-    assert backup.hand_data(Hand.from_scoring(hand)) == data
+    # Without a "dealer", the hand is dealt in turn: here by the first dealer, seat 0.
+    assert backup.hand_data(Hand.from_scoring(hand)) == {"dealer": 0, **data}
 
 
 # CSV export
@@ -462,15 +470,17 @@ def test_csv_scores_and_totals_equal_the_sheet(make_backup, players):
     sheet = backup.load(json.dumps(make_backup(players)))
     built = scored(sheet)
     rows = csv_of(sheet)
-    header, body, totals = rows[0], rows[1:-1], rows[-1]
-    assert header[11:] == make_backup(players)["players"]
+    header, body, totals, rules = rows[0], rows[1:-2], rows[-2], rows[-1]
+    assert header[12:] == make_backup(players)["players"]
     assert len(body) == len(built.rows)
     for line, row in zip(body, built.rows, strict=True):
-        assert [int(value) for value in line[11:]] == list(row.scores)
+        assert [int(value) for value in line[12:]] == list(row.scores)
         assert int(line[0]) == row.number
     assert totals[0] == "Total"
-    assert [int(value) for value in totals[11:]] == list(built.totals)
-    assert all(len(line) == 11 + players for line in rows)
+    assert [int(value) for value in totals[12:]] == list(built.totals)
+    assert all(len(line) == 12 + players for line in rows[:-1])
+    # Last, the rules every score was computed under.
+    assert rules == ["Rules", "FFT"]
 
 
 def test_csv_columns(make_backup):
@@ -488,6 +498,7 @@ def test_csv_columns(make_backup):
         "Petit au bout",
         "Poignées",
         "Chelem",
+        "Misère",
         "Ana",
         "Ben",
         "Chloé",
@@ -508,8 +519,8 @@ def test_csv_columns(make_backup):
         "Ana: simple; Élise: triple",
         "",
     ]
-    assert rows[2][:11] == ["2", "Ana", "", "", "", "", "", "Everyone passed", "", "", ""]
-    assert rows[2][11:] == ["0"] * 5
+    assert rows[2][:12] == ["2", "Ana", "", "", "", "", "", "Everyone passed", "", "", "", ""]
+    assert rows[2][12:] == ["0"] * 5
     assert rows[3][1:4] == ["Ben", "Élise", "alone"]
     assert rows[3][6:8] == ["50.5", "lost by 1"]
     assert rows[3][10] == "announced and failed"
@@ -522,14 +533,15 @@ def test_csv_numbers_are_numbers_and_text_is_quoted(make_backup):
     sheet = backup.load(json.dumps(make_backup(4)))
     lines = "".join(backup.csv_lines(sheet)).removeprefix(backup.BOM).split("\r\n")
     assert lines[1] == (
-        '1,"Ana","Chloé","","Garde",2,49,"made by 8","attack","Chloé: simple","",'
+        '1,"Ana","Chloé","","Garde",2,49,"made by 8","attack","Chloé: simple","","",'
         "-106,-106,318,-106"
     )
-    assert lines[-2].startswith('"Total","",')
+    assert lines[-3].startswith('"Total","",')
+    assert lines[-2] == '"Rules","FFT"'
     assert lines[-1] == ""
     # Read as numbers, the way a spreadsheet reads unquoted cells.
     numbers = next(csv.reader(io.StringIO(lines[1]), quoting=csv.QUOTE_NONNUMERIC))
-    assert numbers[11:] == [-106, -106, 318, -106]
+    assert numbers[12:] == [-106, -106, 318, -106]
 
 
 def test_csv_is_utf8_with_a_bom(make_backup):
@@ -555,7 +567,7 @@ def test_csv_neutralises_formulas_in_names(make_sheet, name, cell):
     sheet = make_sheet(("Ben", name, "Chloé", "Dan"), first_dealer=1)
     store(sheet, scoring.Hand(4, 1, "garde", 2, 49))
     rows = csv_of(sheet)
-    assert rows[0][12] == cell
+    assert rows[0][13] == cell
     assert rows[1][1:3] == [cell, cell]
     assert sheet.seats.get(position=1).name == name
 
@@ -570,8 +582,9 @@ def test_csv_neutralises_every_dangerous_start():
 
 def test_csv_of_an_empty_sheet(sheet4):
     rows = csv_of(sheet4)
-    assert len(rows) == 2
-    assert rows[1] == ["Total", *[""] * 10, "0", "0", "0", "0"]
+    assert len(rows) == 3
+    assert rows[1] == ["Total", *[""] * 11, "0", "0", "0", "0"]
+    assert rows[2] == ["Rules", "FFT"]
 
 
 def test_exports_read_all_hands_in_one_query(make_backup, django_assert_num_queries):
@@ -581,7 +594,7 @@ def test_exports_read_all_hands_in_one_query(make_backup, django_assert_num_quer
     sheet = Sheet.objects.get(pk=sheet.pk)
     # The seats, then the hands.
     with django_assert_num_queries(2):
-        assert len(list(backup.csv_lines(sheet))) == 302
+        assert len(list(backup.csv_lines(sheet))) == 303
     with django_assert_num_queries(2):
         assert len(backup.dump(sheet)["hands"]) == 300
 
