@@ -366,16 +366,28 @@ def hand_edit(request, token, number):
         return form_page(request, sheet, form, editing=True, number=number)
 
     form = hand_form(sheet, seats, request.POST, editing=True)
-    if "preview" in request.POST or not form.is_valid():
+    passed = "passed" in request.POST
+    if "preview" in request.POST or (not passed and not form.is_valid()):
         preview = preview_of(form) if "preview" in request.POST else None
         return form_page(request, sheet, form, editing=True, number=number, preview=preview)
-    data = form.cleaned_data
+    if passed:
+        # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
+        key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
+        if key is None or form.expired:
+            form.is_valid()
+            return form_page(request, sheet, form, editing=True, number=number)
+        hand = None
+    else:
+        data = form.cleaned_data
+        key, version, hand = data["key"], data.get("version"), data["hand"]
     try:
-        change = writes.correct_hand(
-            token, data["key"], data.get("version"), data["hand"], dealer=form.dealer
-        )
+        change = writes.correct_hand(token, key, version, hand, dealer=form.dealer)
     except scoring.InvalidHand as error:
         refused(form, error)
+        return form_page(request, sheet, form, editing=True, number=number)
+    except writes.HandRefused as error:
+        for message in error.messages(_):
+            form.add_error(None, message)
         return form_page(request, sheet, form, editing=True, number=number)
     if change.conflict:
         # Someone saved this hand since this form was opened: show theirs, keep it.
@@ -420,6 +432,12 @@ def hand_delete(request, token, number):
     else:
         messages.info(request, _("That hand was already deleted."))
     return updated(request, change.sheet)
+
+
+def parse_version(data) -> int | None:
+    """The version a correction started from, or None when it is not a version."""
+    value = data.get("version", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
 def parse_key(value) -> uuid.UUID | None:
