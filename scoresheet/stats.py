@@ -4,7 +4,8 @@ Pure Python like ``scoring`` and ``sheet``: no Django import, no I/O. The defini
 
 - **Attack** is the taker and, at 5 players, the called partner; every other player in the
   hand is a **defender**. A dealer who sits out the hand (RULES.md §6) is neither, and the
-  hand counts for nothing in their statistics, streak included. A taker who called themselves ("alone") has no partner.
+  hand counts for nothing in their statistics, streak included. A taker who called
+  themselves ("alone") has no partner.
 - **Made / lost** and the **success rate by contract** count the hands a player *took*.
 - **Average as taker / as defender**: the mean of the player's own row score over the hands they
   took / defended, rounded to the point (half away from zero). Passed deals are in neither.

@@ -72,8 +72,9 @@ def open_page(playwright, browser, live_server):
 
     def open_(name: str = "Pixel 7", **options):
         options.setdefault("locale", "en-GB")
+        # Options given here (a narrower viewport, say) replace the device's own.
         context = browser.new_context(
-            **device(playwright, name), base_url=live_server.url, **options
+            **{**device(playwright, name), **options}, base_url=live_server.url
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from scoresheet import backup, scoring
-from scoresheet import sheet as sheets
-from tests.conftest import BACKUPS
+from tests.conftest import BACKUPS, written
 from tests.e2e.sheet_page import SheetPage
+from tests.reading import rescored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,9 +26,8 @@ def restored():
 
 
 def scored(sheet):
-    players = sheet.seats.count()
-    hands = [None if h.passed else h.to_scoring(players) for h in sheet.hands.all()]
-    return sheets.build(players, sheet.first_dealer, hands)
+    """The sheet scored afresh from its stored inputs."""
+    return rescored(sheet)
 
 
 def test_edit_delete_and_undo(open_page, restored):
@@ -117,15 +116,17 @@ def test_export_csv_and_backup_download_and_parse(open_page, restored):
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][:3] == ["Hand", "Dealer", "Taker"]
     assert rows[0][-4:] == NAMES
-    assert len(rows) == 1 + len(expected.rows) + 1
-    for line, cells in zip(expected.rows, rows[1:-1], strict=True):
+    # The header, a row per hand, the totals, then the rules.
+    assert len(rows) == 1 + len(expected.rows) + 2
+    for line, cells in zip(expected.rows, rows[1:-2], strict=True):
         assert [int(cell) for cell in cells[-4:]] == list(line.scores)
-    assert rows[-1][0] == "Total"
-    assert [int(cell) for cell in rows[-1][-4:]] == list(expected.totals)
+    assert rows[-2][0] == "Total"
+    assert [int(cell) for cell in rows[-2][-4:]] == list(expected.totals)
+    assert rows[-1] == ["Rules", "FFT"]
 
     with page.expect_download() as json_download:
         sheet_page.tap(page.get_by_role("link", name="Download backup"))
     assert json_download.value.suggested_filename.endswith(".json")
     data = json.loads(Path(json_download.value.path()).read_text(encoding="utf-8"))
-    assert data == {**BACKUPS[4], "created": data["created"]}
+    assert data == {**written(BACKUPS[4]), "created": data["created"]}
     assert backup.read(json.dumps(data)).players == tuple(NAMES)
