@@ -31,15 +31,8 @@ dev: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# axe-core for the browser tests' accessibility checks, from npm at the version package-lock.json
-# pins (tests/e2e/node_modules is git-ignored).
-AXE := tests/e2e/node_modules/axe-core/axe.min.js
-$(AXE): tests/e2e/package.json tests/e2e/package-lock.json
-	npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
-	touch $@
-
 # The whole suite, the browser tests (tests/e2e, Debian's chromium) included.
-test: $(VENV)/.installed-test $(AXE)
+test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-test
@@ -65,4 +58,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3 tests/e2e/node_modules
+	rm -rf $(VENV) db.sqlite3
