@@ -220,6 +220,21 @@ def test_hand_form_page_and_fragment(client, htmx, sheet5):
     assert "triple (13)" in page
 
 
+def test_hand_and_delete_forms_use_htmx_only_inside_the_sheet(client, htmx, sheet4):
+    # On a page of its own (a link opened in a new tab) no #entry panel exists: the form
+    # posts and redirects; inside the sheet htmx swaps its answer into the panel.
+    client.post(url("hand_new", sheet4), hand_data(**RULEBOOK_HANDS[0]))
+    for path in (url("hand_new", sheet4), url("hand_delete", sheet4, 1)):
+        page = text(client.get(path))
+        form = re.search(r"<form [^>]*>", page[page.index("entry-panel") :]).group(0)
+        assert 'method="post"' in form
+        assert "hx-post" not in form
+        fragment = text(htmx.get(path))
+        form = re.search(r"<form [^>]*>", fragment).group(0)
+        assert f'hx-post="{path}"' in form
+        assert 'hx-target="#entry"' in form
+
+
 def test_hand_form_at_4_players_has_whole_points_and_no_partner(client, sheet4):
     page = text(client.get(url("hand_new", sheet4)))
     assert 'step="1"' in page

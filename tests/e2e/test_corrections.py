@@ -148,7 +148,7 @@ def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored):
     )
     sheet_page.tap(sheet_page.form.get_by_role("button", name="Save the hand"))
     page.wait_for_url(f"**{restored.get_absolute_url()}")
-    expect(page.locator("#flash")).to_contain_text("Hand 7 saved.")
+    expect(page.locator(".messages")).to_contain_text("Hand 7 saved.")
     expect(page.locator("#hands .hand")).to_have_count(7)
     sheet_page.expect_row(7, (204, -68, -68, -68))
     assert restored.hands.count() == 7
@@ -164,7 +164,7 @@ def test_delete_page_of_its_own_deletes_with_javascript(open_page, restored):
     expect(page.locator("#delete-title")).to_have_text("Delete hand 2?")
     sheet_page.tap(page.get_by_role("button", name="Delete"))
     page.wait_for_url(f"**{restored.get_absolute_url()}")
-    expect(page.locator("#flash")).to_contain_text("Hand 2 deleted.")
+    expect(page.locator(".messages")).to_contain_text("Hand 2 deleted.")
     expect(page.locator("#hands .hand")).to_have_count(5)
     assert restored.hands.count() == 5
     assert not restored.hands.filter(pk=second.pk).exists()
