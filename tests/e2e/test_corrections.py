@@ -130,3 +130,42 @@ def test_export_csv_and_backup_download_and_parse(open_page, restored):
     data = json.loads(Path(json_download.value.path()).read_text(encoding="utf-8"))
     assert data == {**written(BACKUPS[4]), "created": data["created"]}
     assert backup.read(json.dumps(data)).players == tuple(NAMES)
+
+
+# The hand form and the delete page on pages of their own (a link opened in a new tab), with
+# JavaScript on: they post and redirect to the sheet, as without JavaScript.
+
+
+def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored):
+    sheet_page = SheetPage(open_page())
+    page = sheet_page.page
+    page.goto(f"/s/{restored.token}/hands/new/")
+    assert page.evaluate("typeof htmx") == "object"
+    hand = scoring.Hand(players=4, taker=0, contract="garde", bouts=1, points=Decimal(60))
+    sheet_page.fill_hand(hand, NAMES)
+    # RULES.md: 1 bout needs 51, made by 9: (25 + 9) × 2 = 68 per defender, 3 × 68 to the taker.
+    expect(page.locator("#preview .preview-scores .score")).to_have_text(
+        ["+204", "−68", "−68", "−68"]
+    )
+    sheet_page.tap(sheet_page.form.get_by_role("button", name="Save the hand"))
+    page.wait_for_url(f"**{restored.get_absolute_url()}")
+    expect(page.locator(".messages")).to_contain_text("Hand 7 saved.")
+    expect(page.locator("#hands .hand")).to_have_count(7)
+    sheet_page.expect_row(7, (204, -68, -68, -68))
+    assert restored.hands.count() == 7
+    assert restored.hands.last().to_scoring(4) == hand
+
+
+def test_delete_page_of_its_own_deletes_with_javascript(open_page, restored):
+    sheet_page = SheetPage(open_page())
+    page = sheet_page.page
+    second = restored.hands.all()[1]
+    page.goto(f"/s/{restored.token}/hands/2/delete/")
+    assert page.evaluate("typeof htmx") == "object"
+    expect(page.locator("#delete-title")).to_have_text("Delete hand 2?")
+    sheet_page.tap(page.get_by_role("button", name="Delete"))
+    page.wait_for_url(f"**{restored.get_absolute_url()}")
+    expect(page.locator(".messages")).to_contain_text("Hand 2 deleted.")
+    expect(page.locator("#hands .hand")).to_have_count(5)
+    assert restored.hands.count() == 5
+    assert not restored.hands.filter(pk=second.pk).exists()
