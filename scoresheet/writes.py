@@ -157,6 +157,7 @@ def create_sheet(
             next_dealer=first_dealer,
             totals=[0] * players,
             rules=rules_data(rules),
+            statistics=stats.Counters(players).to_data(),
         )
         if created is not None:
             # auto_now_add stamps today; a restored session keeps the time it was created.
