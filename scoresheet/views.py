@@ -26,8 +26,10 @@ from scoresheet.models import Hand, Sheet
 from scoresheet.templatetags.scoresheet import rules_words
 
 RECENT_SHEETS = 30
-# The sheet page shows the latest hands, and earlier ones this many at a time.
-SHOWN = 100
+# The sheet page shows the latest hands (what the table looks back at), and "Earlier hands"
+# pages back through the others, a longer page at a time: no page grows with the session.
+LATEST = 20
+PAGE = 100
 # A hand number beyond this is no hand (and too big for the database's integers).
 MAX_NUMBER = 2**31 - 1
 # A read-only link in this browser's list of sheets, beside the full-access tokens.
@@ -95,12 +97,12 @@ def shown_page(request) -> int | None:
 
 
 def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = None, **extra):
-    """Everything the sheet page shows: the totals, and the ``SHOWN`` hands before ``before``
-    (the latest ones by default), read from what is stored."""
+    """Everything the sheet page shows: the totals, and the ``LATEST`` hands, or the ``PAGE``
+    hands before ``before``, read from what is stored."""
     names = seat_names(sheet)
     latest = before is None or before > sheet.hand_count
     end = sheet.hand_count + 1 if latest else before
-    start = max(1, end - SHOWN)
+    start = max(1, end - (LATEST if latest else PAGE))
     hands = list(sheet.hands.filter(number__gte=start, number__lt=end))
     rules = sheet.game_rules
     last_hand = hands[-1] if latest and hands else None
@@ -115,7 +117,7 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
         "hidden": start - 1,
         "later": 0 if latest else sheet.hand_count - end + 1,
         "earlier_page": start,
-        "later_page": end + SHOWN if end + SHOWN <= sheet.hand_count else None,
+        "later_page": end + PAGE if end + PAGE <= sheet.hand_count else None,
         "scored": sheet.summary(),
         "chart": running_chart(sheet, names),
         "last_hand": last_hand,
