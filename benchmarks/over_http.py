@@ -174,7 +174,7 @@ def random_hand(rng: random.Random, players: int = 5) -> dict | None:
         "defence_chelem": False,
     }
     checked = scoring.Hand(
-        players=players, **{**hand, "poignees": {int(s): k for s, k in hand["poignees"].items()}}
+        seats=players, **{**hand, "poignees": {int(s): k for s, k in hand["poignees"].items()}}
     )
     return None if scoring.validate(checked) else hand
 
