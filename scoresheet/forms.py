@@ -73,13 +73,25 @@ class RulesForm(forms.Form):
         help_text=_("At 5 players, 4 play each hand and the dealer scores 0; at 6, always."),
     )
 
+    def __init__(self, *args, seats: int | None = None, **kwargs):
+        """``seats``: a session's, when it has one: "the dealer sits out" is then a choice at
+        5 seats only (RULES.md §6: always at 6, never at 3 or 4)."""
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        if seats is not None and seats != 5 and "dealer_sits_out" in self.fields:
+            del self.fields["dealer_sits_out"]
+
     def rules(self) -> scoring.Rules:
         data = self.cleaned_data
+        if "dealer_sits_out" in self.fields:
+            sits_out = bool(data.get("dealer_sits_out"))
+        else:
+            sits_out = self.seats == 6
         return scoring.Rules(
             poignees=data.get("poignees") or scoring.FFT.poignees,
             rounding=data["rounding"],
             misere=data["misere"],
-            dealer_sits_out=bool(data.get("dealer_sits_out")),
+            dealer_sits_out=sits_out,
         )
 
     def check_seats(self, seats: int) -> scoring.Rules | None:
@@ -97,7 +109,8 @@ class RulesForm(forms.Form):
         return rules.to_data()
 
     def rule_fields(self):
-        return [self["poignees"], self["rounding"], self["misere"], self["dealer_sits_out"]]
+        names = ("poignees", "rounding", "misere", "dealer_sits_out")
+        return [self[name] for name in names if name in self.fields]
 
     def house_rules_open(self) -> bool:
         """Open the fold when a house rule is chosen or wrong."""

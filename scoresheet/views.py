@@ -465,9 +465,9 @@ def rules(request, token):
     """Change the session's rules: the new totals first, then every hand re-scored at once."""
     sheet = get_sheet(token)
     if request.method == "GET":
-        form = RulesForm(initial=sheet.game_rules.to_data())
+        form = RulesForm(initial=sheet.game_rules.to_data(), seats=len(sheet.totals))
         return render(request, "scoresheet/rules.html", {"sheet": sheet, "form": form})
-    form = RulesForm(request.POST)
+    form = RulesForm(request.POST, seats=len(sheet.totals))
     context = {"sheet": sheet, "form": form}
     proposed = form.check_seats(len(sheet.totals)) if form.is_valid() else None
     if proposed is not None:

@@ -433,8 +433,8 @@ def valid_hands(draw):
         partner = draw(st.none() | st.integers(0, 4).filter(lambda seat: seat != taker))
     # Poignées that fit in the game's 22 trumps (RULES.md §3): each seat shown picks among
     # the kinds the trumps left can still show.
-    trumps = scoring.FFT.poignee_trumps[players]
-    left = scoring.FFT.trumps
+    trumps = scoring.POIGNEE_TRUMPS[players]
+    left = scoring.TRUMPS
     poignees = {}
     for seat in draw(st.lists(st.integers(0, players - 1), unique=True)):
         fitting = sorted(kind.value for kind, count in trumps.items() if count <= left)
