@@ -324,6 +324,10 @@ def hand_new(request, token):
             return form_page(request, sheet, form)
     elif form.is_valid():
         hand, key = form.cleaned_data["hand"], form.cleaned_data["key"]
+    elif sheet.hands.filter(key=parse_key(request.POST.get("key"))).exists():
+        # The same form sent again once its hand was stored: the deal has moved on since
+        # (the next dealer may sit out and be its taker), but it is the same hand, stored once.
+        return updated(request, sheet)
     else:
         return form_page(request, sheet, form)
     try:

@@ -29,6 +29,10 @@ class KeyTaken(Exception):
     """The form's key belongs to a hand of another sheet: a tampered form."""
 
 
+class _Resent(Exception):
+    """The key of the hand being added is already stored."""
+
+
 class HandRefused(ValueError):
     """A stored hand the rules refuse (after a change of rules or of who dealt): nothing was
     written. ``number`` is the hand's, ``problems`` the rules' reasons."""
@@ -203,11 +207,18 @@ def add_hand(
             sheet = _locked(token)
             players = _players(sheet)
             stored.sheet = sheet
-            _appended(sheet, stored, players, sheet.game_rules)
+            try:
+                _appended(sheet, stored, players, sheet.game_rules)
+            except scoring.InvalidHand:
+                # Sent again after it was stored, the hand is now dealt by the next dealer,
+                # who may sit out: a resend, not a hand the rules refuse.
+                if Hand.objects.filter(key=key).exists():
+                    raise _Resent from None
+                raise
             # A key used before fails here (unique): the whole transaction is undone.
             stored.save(force_insert=True)
             _moved(sheet, *DERIVED)
-    except IntegrityError:
+    except (IntegrityError, _Resent):
         first = Hand.objects.select_related("sheet").filter(key=key).first()
         if first is None or first.sheet.token != token:
             raise KeyTaken from None

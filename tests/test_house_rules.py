@@ -119,6 +119,19 @@ def test_a_role_for_the_seat_sitting_out_is_refused_naming_the_field(client):
     assert not sheet.hands.exists()
 
 
+def test_a_form_sent_twice_stores_one_hand_when_the_dealer_sits_out(client, htmx):
+    """Sent again, the form's hand would be dealt by the next dealer, who sits out and is its
+    taker: it is still the same hand, stored once, never a refusal."""
+    sheet = new_session(client, SIX[:5], first_dealer=0, dealer_sits_out="on")
+    data = {"key": str(uuid.uuid4()), "taker": "1", "contract": "prise", "bouts": "1"}
+    data["points"] = "60"
+    assert client.post(url("hand_new", sheet), data).status_code == 302
+    again = htmx.post(url("hand_new", sheet), data)
+    assert again.status_code == 200
+    assert "Taker" not in text(again)
+    assert sheet.hands.count() == 1
+
+
 def test_a_misere_when_the_session_has_none_is_not_offered(client):
     sheet = new_session(client, SIX[:4])
     assert 'name="misere_' not in text(client.get(url("hand_new", sheet)))
