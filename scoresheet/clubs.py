@@ -1,0 +1,560 @@
+"""The club: its roster, the sessions it counts, and the standings across them.
+
+Every change to a club goes through here, in one transaction; a session's own hands still go
+through ``writes`` (a session started from the club is created by ``writes.create_sheet``).
+
+The standings read only what the write path stores beside each session: its totals, its hand
+count and its statistics' counters (``Sheet.totals``, ``Sheet.hand_count``,
+``Sheet.statistics``); nothing is re-scored and no hand is read, so the club page costs the same
+few queries at any size. Definitions:
+
+- **Hands**: the scored hands a player took part in. A passed deal is nobody's hand, and a
+  dealer who sits out (RULES.md §6) did not play that hand.
+- **Points**: the sum of the player's session totals; **per hand**: points over hands.
+- **Sessions won**: sessions (with at least one hand) where the player's total was the best,
+  ties included.
+- **Hands taken**, and the **share made** of them; the **average contract** is the mean
+  multiplier of the contracts taken (prise 1, garde 2, garde sans 4, garde contre 6).
+- **Rating**: Weng–Lin's Plackett–Luce model (``openskill``), updated after each session in
+  date order with the players ranked by their totals; shown as ``mu − 3·sigma``.
+"""
+
+from __future__ import annotations
+
+import calendar
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from scoresheet import names as player_names
+from scoresheet import scoring, stats, writes
+from scoresheet.models import Club, ClubPlayer, ClubSession, Hand, Sheet
+
+# A read-only link in this browser's list of clubs, beside the full-access tokens.
+READ_ONLY = "cv/"
+NAME_LENGTH = ClubPlayer._meta.get_field("name").max_length
+CLUB_NAME_LENGTH = Club._meta.get_field("name").max_length
+
+
+def _(message: str) -> str:
+    """Mark a message for translation; the caller translates it (gettext_noop)."""
+    return message
+
+
+class ClubError(ValueError):
+    """A change the club refuses: ``message`` (an English msgid) with its ``params``."""
+
+    def __init__(self, message: str, **params):
+        super().__init__(message % params if params else message)
+        self.message = message
+        self.params = params
+
+    def translated(self, gettext) -> str:
+        text = gettext(self.message)
+        return text % self.params if self.params else text
+
+
+def listed(entries: list[str]) -> list[dict]:
+    """This browser's clubs (the tokens of its session cookie), newest first: one query."""
+    if not entries:
+        return []
+    full = [e for e in entries if not e.startswith(READ_ONLY)]
+    read_only = [e.removeprefix(READ_ONLY) for e in entries if e.startswith(READ_ONLY)]
+    found = Club.objects.filter(Q(token__in=full) | Q(view_token__in=read_only))
+    by_entry = {}
+    for club in found:
+        by_entry[club.token] = (club, False)
+        by_entry[READ_ONLY + club.view_token] = (club, True)
+    shown, result = set(), []
+    for entry in entries:
+        if entry not in by_entry or by_entry[entry][0].pk in shown:
+            continue
+        club, readonly = by_entry[entry]
+        # A browser given both links of a club keeps the one that can change it.
+        readonly = readonly and club.token not in full
+        shown.add(club.pk)
+        url = club.get_view_url() if readonly else club.get_absolute_url()
+        result.append({"club": club, "url": url, "readonly": readonly})
+    return result
+
+
+# The roster
+
+
+def clean_player_name(value: str) -> str:
+    """A roster name as it is stored, or ``ClubError`` saying why it cannot be one."""
+    name = player_names.clean(value or "")
+    if not name:
+        raise ClubError(_("Name: enter the player's name."))
+    if len(name) > NAME_LENGTH:
+        raise ClubError(
+            _("Name: a name has at most %(length)s characters."), length=NAME_LENGTH
+        )
+    return name
+
+
+def create_club(name: str, rules: scoring.Rules = scoring.FFT, players=()) -> Club:
+    """A new club, its default house rules and its first players."""
+    with transaction.atomic():
+        club = Club.objects.create(name=name, rules=rules.to_data())
+        for player in players:
+            add_player(club, player)
+    return club
+
+
+def add_player(club: Club, name: str) -> ClubPlayer:
+    """Put a new name on the roster; refuses a name already there (by ``names.key``)."""
+    name = clean_player_name(name)
+    if club.players.filter(key=player_names.key(name)).exists():
+        raise ClubError(_("“%(name)s” is already one of the club's players."), name=name)
+    return ClubPlayer.objects.create(club=club, name=name)
+
+
+def roster_entries(club: Club, names) -> list[ClubPlayer]:
+    """The roster players of ``names`` (cleaned names), in order; a name not on the roster
+    yet is added to it."""
+    wanted = [player_names.key(name) for name in names]
+    found = {p.key: p for p in club.players.filter(key__in=wanted)}
+    entries = []
+    for name, key in zip(names, wanted, strict=True):
+        if key not in found:
+            found[key] = ClubPlayer.objects.create(club=club, name=clean_player_name(name))
+        entries.append(found[key])
+    return entries
+
+
+def rename_player(club: Club, player_id: int, name: str) -> ClubPlayer:
+    """Give a roster entry another name; refuses a name another entry has."""
+    name = clean_player_name(name)
+    with transaction.atomic():
+        player = club.players.select_for_update().filter(pk=player_id).first()
+        if player is None:
+            raise ClubError(_("That player is not one of the club's players."))
+        clash = club.players.filter(key=player_names.key(name)).exclude(pk=player.pk)
+        if clash.exists():
+            raise ClubError(
+                _("“%(name)s” is already one of the club's players: merge them instead."),
+                name=name,
+            )
+        player.name = name
+        player.save(update_fields=["name", "key"])
+    return player
+
+
+def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubPlayer:
+    """Make ``drop`` (a name typed twice) the same player as ``keep``: every session of
+    ``drop`` counts for ``keep``, and ``drop`` leaves the roster."""
+    if keep_id == drop_id:
+        raise ClubError(_("Choose two different players to merge."))
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        players = {p.pk: p for p in club.players.filter(pk__in=[keep_id, drop_id])}
+        if len(players) != 2:
+            raise ClubError(_("That player is not one of the club's players."))
+        keep, drop = players[keep_id], players[drop_id]
+        changed = []
+        for session in club.sessions.select_related("sheet"):
+            if drop.pk not in session.players:
+                continue
+            if keep.pk in session.players:
+                raise ClubError(
+                    _("%(keep)s and %(drop)s both played “%(session)s”: they are two people."),
+                    keep=keep.name,
+                    drop=drop.name,
+                    session=session.sheet.name,
+                )
+            session.players = [keep.pk if p == drop.pk else p for p in session.players]
+            changed.append(session)
+        ClubSession.objects.bulk_update(changed, ["players"])
+        drop.delete()
+    return keep
+
+
+# The club's sessions
+
+
+def start_session(
+    club: Club,
+    name: str,
+    names,
+    first_dealer: int,
+    rules: scoring.Rules | None = None,
+) -> Sheet:
+    """A new session of the club: its seats are roster players (a new name joins the roster),
+    and it plays the club's default rules unless given others."""
+    with transaction.atomic():
+        sheet = writes.create_sheet(
+            name, list(names), first_dealer, rules=club.game_rules if rules is None else rules
+        )
+        entries = roster_entries(club, names)
+        ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+    return sheet
+
+
+def proposed_match(club: Club, sheet: Sheet) -> list[tuple[str, ClubPlayer | None]]:
+    """Each seat of ``sheet`` with the roster player of the same name (by key), or None."""
+    seats = list(sheet.seats.values_list("name", "key"))
+    roster = {p.key: p for p in club.players.filter(key__in=[key for _, key in seats])}
+    return [(name, roster.get(key)) for name, key in seats]
+
+
+def attach(club: Club, sheet: Sheet, names) -> ClubSession:
+    """Count an existing session in the club, seat ``i`` being roster player ``names[i]``
+    (a new name joins the roster). A session belongs to one club at most."""
+    names = [clean_player_name(name) for name in names]
+    if len(names) != sheet.seats.count():
+        raise ClubError(_("Give a player for every seat of the session."))
+    keys = [player_names.key(name) for name in names]
+    if len(set(keys)) != len(keys):
+        raise ClubError(_("Each seat needs a different player."))
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        if ClubSession.objects.filter(sheet=sheet).exists():
+            raise ClubError(_("This session already belongs to a club."))
+        entries = roster_entries(club, names)
+        return ClubSession.objects.create(
+            club=club, sheet=sheet, players=[p.pk for p in entries]
+        )
+
+
+def detach(club: Club, session_id: int) -> Sheet | None:
+    """Stop counting a session in the club; the session itself is left as it is."""
+    session = club.sessions.select_related("sheet").filter(pk=session_id).first()
+    if session is None:
+        return None
+    session.delete()
+    return session.sheet
+
+
+# Periods
+
+
+@dataclass(frozen=True)
+class Period:
+    """The sessions created from ``start`` to ``end`` (dates, both included; None: open)."""
+
+    kind: str
+    start: date | None = None
+    end: date | None = None
+
+    def bounds(self) -> tuple[datetime | None, datetime | None]:
+        """The period as instants in the server's time zone: [from, until)."""
+        zone = timezone.get_current_timezone()
+        start = datetime.combine(self.start, time.min, zone) if self.start else None
+        end = None
+        if self.end:
+            end = datetime.combine(self.end + timedelta(days=1), time.min, zone)
+        return start, end
+
+    def query(self) -> dict:
+        """The period as the club page's query string parameters."""
+        if self.kind == "range":
+            return {
+                "period": "range",
+                "from": self.start.isoformat() if self.start else "",
+                "to": self.end.isoformat() if self.end else "",
+            }
+        return {"period": self.kind}
+
+
+PERIODS = ("month", "year", "all", "range")
+
+
+def period_of(params, today: date | None = None) -> Period:
+    """The period a club page asks for: "month", "year", "all" (the default) or "range" with
+    "from" and "to" (ISO dates, either may be left out); raises ``ClubError`` on a bad date."""
+    today = today or timezone.localdate()
+    kind = params.get("period") or "all"
+    if kind == "month":
+        last = calendar.monthrange(today.year, today.month)[1]
+        return Period("month", today.replace(day=1), today.replace(day=last))
+    if kind == "year":
+        return Period("year", date(today.year, 1, 1), date(today.year, 12, 31))
+    if kind == "range":
+        days = []
+        for name, label in (("from", _("From")), ("to", _("To"))):
+            value = (params.get(name) or "").strip()
+            try:
+                day = date.fromisoformat(value) if value else None
+            except ValueError:
+                raise ClubError(
+                    _("%(field)s: give a date like 2026-09-30."), field=label
+                ) from None
+            if day is not None and not date(2000, 1, 1) <= day <= date(2100, 12, 31):
+                raise ClubError(_("%(field)s: give a date from 2000 to 2100."), field=label)
+            days.append(day)
+        start, end = days
+        if start and end and start > end:
+            raise ClubError(_("From: the period starts after it ends."))
+        return Period("range", start, end)
+    return Period("all")
+
+
+# Standings
+
+
+@dataclass
+class Standing:
+    """One player's line of the standings."""
+
+    player: ClubPlayer
+    sessions: int = 0
+    hands: int = 0
+    points: int = 0
+    wins: int = 0
+    taken: int = 0
+    made: int = 0
+    multipliers: int = 0
+    rating: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+    leads: set = field(default_factory=set)
+
+    @property
+    def per_hand(self) -> float | None:
+        return round(self.points / self.hands, 1) if self.hands else None
+
+    @property
+    def share_made(self) -> int | None:
+        """Hands made, in percent of hands taken."""
+        return round(100 * self.made / self.taken) if self.taken else None
+
+    @property
+    def average_contract(self) -> float | None:
+        """The mean multiplier of the contracts taken."""
+        return round(self.multipliers / self.taken, 1) if self.taken else None
+
+
+# The standings' columns: (key, attribute); the page and the CSV label them.
+COLUMNS = (
+    ("sessions", "sessions"),
+    ("hands", "hands"),
+    ("points", "points"),
+    ("per_hand", "per_hand"),
+    ("wins", "wins"),
+    ("taken", "taken"),
+    ("made", "share_made"),
+    ("contract", "average_contract"),
+    ("rating", "rating"),
+)
+SORTS = {key for key, _attribute in COLUMNS} | {"name"}
+
+
+@dataclass(frozen=True)
+class Played:
+    """One session of the period, as the standings read it."""
+
+    session: ClubSession
+    sheet: Sheet
+    players: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass
+class Standings:
+    period: Period
+    rows: list[Standing]
+    sessions: list[Played]
+    sort: str = "points"
+
+    def chart_points(self) -> tuple[dict[int, tuple[int, ...]], list[str], list[int]]:
+        """Each ranked player's cumulative points after each session of the period: the
+        points chart.draw takes (0 is the start), the names and the ends."""
+        shown = [row for row in self.rows if row.sessions]
+        index = {row.player.pk: i for i, row in enumerate(shown)}
+        running = [0] * len(shown)
+        points = {0: tuple(running)}
+        for number, played in enumerate(self.sessions, start=1):
+            for player, total in zip(played.players, played.totals, strict=False):
+                if player in index:
+                    running[index[player]] += total
+            points[number] = tuple(running)
+        return points, [row.player.name for row in shown], list(running)
+
+
+RATING_MODEL = PlackettLuce()
+
+
+def _sessions(club: Club, period: Period):
+    """The club's sessions in the period, oldest first, with the stored fields standings
+    read: one query."""
+    start, end = period.bounds()
+    found = club.sessions.select_related("sheet").only(
+        "players",
+        "sheet__name",
+        "sheet__created",
+        "sheet__token",
+        "sheet__view_token",
+        "sheet__hand_count",
+        "sheet__totals",
+        "sheet__statistics",
+        "sheet__rules",
+    )
+    if start:
+        found = found.filter(sheet__created__gte=start)
+    if end:
+        found = found.filter(sheet__created__lt=end)
+    return list(found.order_by("sheet__created", "sheet_id"))
+
+
+def standings(club: Club, period: Period = Period("all"), sort: str = "points") -> Standings:
+    """Every roster player's line for the period (those who played first), from the stored
+    totals and counters of the period's sessions: two queries whatever the club's size."""
+    roster = list(club.players.all())
+    lines = {player.pk: Standing(player) for player in roster}
+    ratings = {player.pk: RATING_MODEL.rating() for player in roster}
+    played = []
+    for session in _sessions(club, period):
+        sheet = session.sheet
+        players = tuple(session.players)
+        totals = tuple(sheet.totals)
+        played.append(Played(session, sheet, players, totals))
+        counters = stats.Counters.from_data(sheet.statistics, len(players))
+        best = max(totals) if sheet.hand_count else None
+        for seat, player in enumerate(players):
+            line = lines[player]
+            tally = counters.tallies[seat]
+            line.sessions += 1
+            line.points += totals[seat]
+            taken = sum(tally.taken.values())
+            line.hands += taken + tally.called + tally.defended
+            line.taken += taken
+            line.made += sum(tally.made.values())
+            line.multipliers += sum(
+                scoring.MULTIPLIERS[contract] * count for contract, count in tally.taken.items()
+            )
+            line.wins += best is not None and totals[seat] == best
+        if sheet.hand_count:
+            teams = [[ratings[player]] for player in players]
+            # Higher scores rank first; equal totals share a place.
+            rated = RATING_MODEL.rate(teams, scores=list(totals))
+            for player, (rating,) in zip(players, rated, strict=True):
+                ratings[player] = rating
+    for pk, line in lines.items():
+        rating = ratings[pk]
+        line.mu, line.sigma = rating.mu, rating.sigma
+        line.rating = round(rating.ordinal(), 1) if line.sessions else 0.0
+    rows = list(lines.values())
+    mark_leaders([row for row in rows if row.sessions])
+    result = Standings(period, rows, played)
+    sort_rows(result, sort)
+    return result
+
+
+def mark_leaders(rows: list[Standing]) -> None:
+    """Mark, in each column, the players with the best value (the highest)."""
+    for key, attribute in COLUMNS:
+        values = [getattr(row, attribute) for row in rows]
+        known = [v for v in values if v is not None]
+        if not known:
+            continue
+        best = max(known)
+        for row, value in zip(rows, values, strict=True):
+            if value == best:
+                row.leads.add(key)
+
+
+def sort_rows(result: Standings, sort: str) -> None:
+    """Order the lines by a column, best first (by name for "name"); those who played in the
+    period before those who did not."""
+    sort = sort if sort in SORTS else "points"
+    result.sort = sort
+    attribute = dict(COLUMNS).get(sort)
+
+    def order(row: Standing):
+        if attribute is None:
+            return (not row.sessions, player_names.key(row.player.name))
+        value = getattr(row, attribute)
+        return (not row.sessions, value is None, -(value or 0), player_names.key(row.player.name))
+
+    result.rows.sort(key=order)
+
+
+# A player's page
+
+
+@dataclass
+class PlayerRecord:
+    player: ClubPlayer
+    sessions: list[dict]
+    best: dict | None
+    worst: dict | None
+    contracts: list[stats.ContractRecord]
+    partners: list[tuple[str, int]]
+    best_streak: int
+    session_streak: int
+
+
+def player_record(club: Club, player: ClubPlayer) -> PlayerRecord:
+    """A player's sessions with their results, best and worst hand, contracts taken, favourite
+    partners at 5 players and streaks; a fixed number of queries."""
+    sessions = [s for s in _sessions(club, Period("all")) if player.pk in s.players]
+    names = {p.pk: p.name for p in club.players.all()}
+    seat_of = {s.sheet_id: s.players.index(player.pk) for s in sessions}
+    rows, taken, made = [], defaultdict(int), defaultdict(int)
+    best_streak = session_streak = run = 0
+    for session in sessions:
+        sheet, seat = session.sheet, seat_of[session.sheet_id]
+        totals = sheet.totals
+        counters = stats.Counters.from_data(sheet.statistics, len(totals))
+        tally = counters.tallies[seat]
+        for contract, count in tally.taken.items():
+            taken[contract] += count
+            made[contract] += tally.made[contract]
+        best_streak = max(best_streak, tally.best.length)
+        rank = 1 + sum(total > totals[seat] for total in totals)
+        won = bool(sheet.hand_count) and rank == 1
+        run = run + 1 if won else 0
+        session_streak = max(session_streak, run)
+        rows.append(
+            {
+                "sheet": sheet,
+                "total": totals[seat],
+                "rank": rank,
+                "seats": len(totals),
+                "won": won,
+                "hands": sum(tally.taken.values()) + tally.called + tally.defended,
+            }
+        )
+    best = worst = None
+    partners = defaultdict(int)
+    seats_of = {s.sheet_id: s for s in sessions}
+    hands = Hand.objects.filter(sheet_id__in=list(seat_of), passed=False).values_list(
+        "sheet_id", "number", "dealer", "taker", "partner", "contract", "scores"
+    )
+    rules_of = {s.sheet_id: s.sheet.game_rules for s in sessions}
+    for sheet_id, number, dealer, taker, partner, contract, scores in hands:
+        session, seat, rules = seats_of[sheet_id], seat_of[sheet_id], rules_of[sheet_id]
+        if rules.dealer_sits_out and dealer == seat:
+            continue
+        score = scores[seat]
+        hand = {"sheet": session.sheet, "number": number, "score": score, "contract": contract}
+        if best is None or score > best["score"]:
+            best = hand
+        if worst is None or score < worst["score"]:
+            worst = hand
+        if rules.players(len(scores)) == 5 and partner is not None and partner != taker:
+            if taker == seat:
+                partners[session.players[partner]] += 1
+            elif partner == seat:
+                partners[session.players[taker]] += 1
+    favourite = sorted(partners.items(), key=lambda item: (-item[1], names.get(item[0], "")))
+    return PlayerRecord(
+        player=player,
+        sessions=rows[::-1],
+        best=best,
+        worst=worst,
+        contracts=[
+            stats.ContractRecord(contract, taken[contract], made[contract])
+            for contract in scoring.Contract
+            if taken[contract]
+        ],
+        partners=[(names[pk], count) for pk, count in favourite[:3] if pk in names],
+        best_streak=best_streak,
+        session_streak=session_streak,
+    )
