@@ -385,6 +385,7 @@ def _sessions(club: Club, period: Period):
     read: one query."""
     start, end = period.bounds()
     found = club.sessions.select_related("sheet").only(
+        "club",
         "players",
         "sheet__name",
         "sheet__created",
