@@ -25,6 +25,8 @@ from scoresheet.models import Club, Sheet
 from scoresheet.views import attachment, remember
 
 RECENT_CLUBS = 10
+# The club page lists the latest sessions: no page grows with the club.
+LATEST_SESSIONS = 20
 READ_ONLY = clubs.READ_ONLY
 # The chart's words, said of sessions rather than hands (chart.py's msgids are the keys).
 CHART_WORDS = {
@@ -117,14 +119,16 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
         "chart": mark_safe(svg) if names else "",
         "sessions": [
             {
-                "played": played,
-                "url": played.sheet.get_view_url()
+                "session": session,
+                "sheet": session.sheet,
+                "url": session.sheet.get_view_url()
                 if readonly
-                else played.sheet.get_absolute_url(),
-                "names": [roster.get(pk, "?") for pk in played.players],
+                else session.sheet.get_absolute_url(),
+                "names": [roster.get(pk, "?") for pk in session.players],
             }
-            for played in reversed(result.sessions)
+            for session in clubs.latest_sessions(club, period, LATEST_SESSIONS)
         ],
+        "more_sessions": max(0, result.session_count - LATEST_SESSIONS),
     }
 
 

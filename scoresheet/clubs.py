@@ -22,6 +22,8 @@ few queries at any size. Definitions:
 from __future__ import annotations
 
 import calendar
+import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
@@ -32,7 +34,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from scoresheet import names as player_names
-from scoresheet import scoring, stats, writes
+from scoresheet import chart, scoring, stats, writes
 from scoresheet.models import Club, ClubPlayer, ClubSession, Hand, Sheet
 
 # A read-only link in this browser's list of clubs, beside the full-access tokens.
@@ -345,104 +347,165 @@ COLUMNS = (
 SORTS = {key for key, _attribute in COLUMNS} | {"name"}
 
 
-@dataclass(frozen=True)
-class Played:
-    """One session of the period, as the standings read it."""
-
-    session: ClubSession
-    sheet: Sheet
-    players: tuple[int, ...]
-    totals: tuple[int, ...]
-
-
 @dataclass
 class Standings:
     period: Period
     rows: list[Standing]
-    sessions: list[Played]
+    # How many sessions of the club the period holds; ``chart`` is what chart.draw takes:
+    # {"points": [[session number, [cumulative points by player]]…], "players": [pk…]}.
+    session_count: int
+    chart: dict
     sort: str = "points"
 
     def chart_points(self) -> tuple[dict[int, tuple[int, ...]], list[str], list[int]]:
-        """Each ranked player's cumulative points after each session of the period: the
-        points chart.draw takes (0 is the start), the names and the ends."""
-        shown = [row for row in self.rows if row.sessions]
-        index = {row.player.pk: i for i, row in enumerate(shown)}
-        running = [0] * len(shown)
-        points = {0: tuple(running)}
-        for number, played in enumerate(self.sessions, start=1):
-            for player, total in zip(played.players, played.totals, strict=False):
-                if player in index:
-                    running[index[player]] += total
-            points[number] = tuple(running)
-        return points, [row.player.name for row in shown], list(running)
+        """The chart of each player's cumulative points after each session of the period
+        (at most chart.POINTS of them, as the sheet's chart): points, names and ends."""
+        names = {row.player.pk: row.player.name for row in self.rows}
+        players = [pk for pk in self.chart["players"] if pk in names]
+        keep = [self.chart["players"].index(pk) for pk in players]
+        points = {
+            number: tuple(totals[i] for i in keep) for number, totals in self.chart["points"]
+        }
+        ends = list(points[max(points)]) if points else []
+        return points, [names[pk] for pk in players], ends
 
 
 RATING_MODEL = PlackettLuce()
+# Entries kept in Club.standings_cache: the periods a club page is usually asked for.
+CACHED = 4
 
 
 def _sessions(club: Club, period: Period):
-    """The club's sessions in the period, oldest first, with the stored fields standings
-    read: one query."""
+    """The club's sessions in the period, oldest first."""
     start, end = period.bounds()
-    found = club.sessions.select_related("sheet").only(
-        "club",
-        "players",
-        "sheet__name",
-        "sheet__created",
-        "sheet__token",
-        "sheet__view_token",
-        "sheet__hand_count",
-        "sheet__totals",
-        "sheet__statistics",
-        "sheet__rules",
-    )
+    found = club.sessions.all()
     if start:
         found = found.filter(sheet__created__gte=start)
     if end:
         found = found.filter(sheet__created__lt=end)
-    return list(found.order_by("sheet__created", "sheet_id"))
+    return found.order_by("sheet__created", "sheet_id")
 
 
-def standings(club: Club, period: Period = Period("all"), sort: str = "points") -> Standings:
-    """Every roster player's line for the period (those who played first), from the stored
-    totals and counters of the period's sessions: two queries whatever the club's size."""
-    roster = list(club.players.all())
-    lines = {player.pk: Standing(player) for player in roster}
-    ratings = {player.pk: RATING_MODEL.rating() for player in roster}
-    played = []
-    for session in _sessions(club, period):
+def _read(club: Club, period: Period):
+    """The period's sessions with the stored fields the standings read: one query."""
+    return list(
+        _sessions(club, period)
+        .select_related("sheet")
+        .only(
+            "club",
+            "players",
+            "sheet__name",
+            "sheet__created",
+            "sheet__token",
+            "sheet__view_token",
+            "sheet__hand_count",
+            "sheet__totals",
+            "sheet__statistics",
+            "sheet__rules",
+        )
+    )
+
+
+def latest_sessions(club: Club, period: Period, count: int) -> list[ClubSession]:
+    """The period's latest ``count`` sessions, newest first, for the club page's list."""
+    found = _sessions(club, period).select_related("sheet").defer("sheet__statistics")
+    return list(found.reverse()[:count])
+
+
+def _computed(club: Club, period: Period) -> dict:
+    """Each player's figures and the chart's points, from the stored totals and counters of
+    the period's sessions (no hand read, nothing re-scored), as JSON data."""
+    figures = defaultdict(lambda: [0, 0, 0, 0, 0, 0, 0])
+    ratings = {}
+    running = defaultdict(int)
+    cumulative = []
+    for session in _read(club, period):
         sheet = session.sheet
-        players = tuple(session.players)
-        totals = tuple(sheet.totals)
-        played.append(Played(session, sheet, players, totals))
+        players = session.players
+        totals = sheet.totals
         counters = stats.Counters.from_data(sheet.statistics, len(players))
         best = max(totals) if sheet.hand_count else None
         for seat, player in enumerate(players):
-            line = lines[player]
+            line = figures[player]
             tally = counters.tallies[seat]
-            line.sessions += 1
-            line.points += totals[seat]
             taken = sum(tally.taken.values())
-            line.hands += taken + tally.called + tally.defended
-            line.taken += taken
-            line.made += sum(tally.made.values())
-            line.multipliers += sum(
+            line[0] += 1
+            line[1] += taken + tally.called + tally.defended
+            line[2] += totals[seat]
+            line[3] += best is not None and totals[seat] == best
+            line[4] += taken
+            line[5] += sum(tally.made.values())
+            line[6] += sum(
                 scoring.MULTIPLIERS[contract] * count for contract, count in tally.taken.items()
             )
-            line.wins += best is not None and totals[seat] == best
+            running[player] += totals[seat]
+        cumulative.append(dict(running))
         if sheet.hand_count:
-            teams = [[ratings[player]] for player in players]
-            # Higher scores rank first; equal totals share a place.
+            teams = [[ratings.get(player) or RATING_MODEL.rating()] for player in players]
+            # Higher totals rank first; equal totals share a place.
             rated = RATING_MODEL.rate(teams, scores=list(totals))
             for player, (rating,) in zip(players, rated, strict=True):
                 ratings[player] = rating
-    for pk, line in lines.items():
-        rating = ratings[pk]
-        line.mu, line.sigma = rating.mu, rating.sigma
-        line.rating = round(rating.ordinal(), 1) if line.sessions else 0.0
-    rows = list(lines.values())
+    order = sorted(figures)
+    wanted = chart.sampled(len(cumulative))
+    points = [[0, [0] * len(order)]] + [
+        [n, [cumulative[n - 1].get(pk, 0) for pk in order]] for n in wanted if n
+    ]
+    return {
+        "sessions": len(cumulative),
+        "players": {
+            str(pk): [*line, ratings[pk].mu, ratings[pk].sigma] if pk in ratings else [*line]
+            for pk, line in figures.items()
+        },
+        "chart": {"players": order, "points": points},
+    }
+
+
+def _fingerprint(club: Club, period: Period) -> str:
+    """What the period's standings depend on: each session's sheet and revision (any change
+    to a sheet moves it on, writes.py), its seats' players and their order (one small query)."""
+    light = list(_sessions(club, period).values_list("sheet_id", "sheet__revision", "players"))
+    start, end = period.bounds()
+    text = json.dumps([start and start.isoformat(), end and end.isoformat(), light])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def standings(club: Club, period: Period = Period("all"), sort: str = "points") -> Standings:
+    """Every roster player's line for the period (those who played first): a fixed number of
+    queries whatever the club's size, and the sessions read only when one of them changed
+    since the last time (Club.standings_cache)."""
+    roster = list(club.players.all())
+    key = _fingerprint(club, period)
+    data = club.standings_cache.get(key)
+    if data is None:
+        data = _computed(club, period)
+        kept = list(club.standings_cache.items())[-(CACHED - 1) :]
+        club.standings_cache = {**dict(kept), key: data}
+        Club.objects.filter(pk=club.pk).update(standings_cache=club.standings_cache)
+    rows = []
+    for player in roster:
+        line = Standing(player)
+        figures = data["players"].get(str(player.pk))
+        if figures:
+            (
+                line.sessions,
+                line.hands,
+                line.points,
+                line.wins,
+                line.taken,
+                line.made,
+                line.multipliers,
+            ) = figures[:7]
+            if len(figures) == 9:
+                line.mu, line.sigma = figures[7:]
+            else:
+                line.mu, line.sigma = RATING_MODEL.mu, RATING_MODEL.sigma
+            line.rating = round(line.mu - 3 * line.sigma, 1)
+        else:
+            line.mu, line.sigma = RATING_MODEL.mu, RATING_MODEL.sigma
+        rows.append(line)
     mark_leaders([row for row in rows if row.sessions])
-    result = Standings(period, rows, played)
+    result = Standings(period, rows, data["sessions"], data["chart"])
     sort_rows(result, sort)
     return result
 
@@ -494,7 +557,7 @@ class PlayerRecord:
 def player_record(club: Club, player: ClubPlayer) -> PlayerRecord:
     """A player's sessions with their results, best and worst hand, contracts taken, favourite
     partners at 5 players and streaks; a fixed number of queries."""
-    sessions = [s for s in _sessions(club, Period("all")) if player.pk in s.players]
+    sessions = [s for s in _read(club, Period("all")) if player.pk in s.players]
     names = {p.pk: p.name for p in club.players.all()}
     seat_of = {s.sheet_id: s.players.index(player.pk) for s in sessions}
     rows, taken, made = [], defaultdict(int), defaultdict(int)

@@ -241,6 +241,10 @@ class Club(models.Model):
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The house rules a session started from the club takes (scoring.Rules.to_data()).
     rules = models.JSONField(default=dict, blank=True, editable=False)
+    # Derived (clubs.standings): the last few standings computed, each under the fingerprint
+    # of the sessions it read (their sheets' revisions, seats and order), so a change to any
+    # session, or a merge, makes a new entry; never trusted without its fingerprint.
+    standings_cache = models.JSONField(default=dict, editable=False)
 
     class Meta:
         ordering = ["-created"]

@@ -153,7 +153,7 @@ def test_leaders_are_marked_and_sorting(club):
 )
 def test_periods(club, params, today, sessions):
     period = clubs.period_of(params, today)
-    assert len(clubs.standings(club, period).sessions) == sessions
+    assert clubs.standings(club, period).session_count == sessions
 
 
 def test_period_refuses_bad_dates():
@@ -302,5 +302,21 @@ def test_standings_read_a_constant_number_of_queries():
             result = clubs.standings(club)
             result.chart_points()
         counts.append(len(captured))
-        assert len(result.sessions) == size
-    assert counts[0] == counts[1] <= 2
+        assert result.session_count == size
+    # Roster, fingerprint, sessions, and the cache written.
+    assert counts[0] == counts[1] <= 4
+    # Read again with nothing changed: the stored standings, without the sessions.
+    with CaptureQueriesContext(connection) as captured:
+        again = clubs.standings(club)
+    assert len(captured) == 2
+    assert [r.points for r in again.rows] == [r.points for r in result.rows]
+
+
+def test_stored_standings_follow_a_changed_session(club):
+    before = lines(clubs.standings(club))["Chloé"].points
+    sheet = club.sessions.get(sheet__seats__name="Fanny").sheet
+    # Chloé takes a garde made by 10 at 5 players (dealer Chloé? no: the rotation's dealer).
+    change = writes.undo(sheet.token, sheet.hands.order_by("-number").first().key)
+    assert change.done
+    # Hand 2 of B gave Chloé +35: it is gone.
+    assert lines(clubs.standings(club))["Chloé"].points == before - 35
