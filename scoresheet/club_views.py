@@ -26,7 +26,7 @@ from scoresheet.views import attachment, remember
 
 RECENT_CLUBS = 10
 # The club page lists the latest sessions: no page grows with the club.
-LATEST_SESSIONS = 20
+LATEST_SESSIONS = 10
 READ_ONLY = clubs.READ_ONLY
 # The chart's words, said of sessions rather than hands (chart.py's msgids are the keys).
 CHART_WORDS = {
