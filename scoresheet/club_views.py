@@ -95,7 +95,7 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
     result = clubs.standings(club, period, request.GET.get("sort", "points"))
     query = period.query()
     points, names, ends = result.chart_points()
-    svg = chart.draw(points, ends, names, gettext=chart_text, id_prefix="club-chart")
+    svg = chart.draw(points, ends, names, gettext=chart_text, id_prefix="club-chart") if names else ""
     base = reverse("view_club" if readonly else "club", args=[club.view_token if readonly else club.token])
     for row in result.rows:
         row.url = player_url(club, readonly, row.player.pk)

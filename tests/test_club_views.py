@@ -163,3 +163,11 @@ def test_player_page(client):
     other = clubs.create_club("Autre", players=["Zoé"])
     zoe = other.players.get()
     assert client.get(reverse("club_player", args=[club.token, zoe.pk])).status_code == 404
+
+
+def test_an_empty_club_and_an_empty_period(client):
+    club = clubs.create_club("Vide", players=["Ana"])
+    for url in (club.get_absolute_url(), club.get_view_url() + "?period=month"):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert "No session of the club in this period yet." in response.content.decode()
