@@ -95,11 +95,19 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
     result = clubs.standings(club, period, request.GET.get("sort", "points"))
     query = period.query()
     points, names, ends = result.chart_points()
-    svg = chart.draw(points, ends, names, gettext=chart_text, id_prefix="club-chart") if names else ""
-    base = reverse("view_club" if readonly else "club", args=[club.view_token if readonly else club.token])
+    svg = (
+        chart.draw(points, ends, names, gettext=chart_text, id_prefix="club-chart")
+        if names
+        else ""
+    )
+    base = reverse(
+        "view_club" if readonly else "club", args=[club.view_token if readonly else club.token]
+    )
     for row in result.rows:
         row.url = player_url(club, readonly, row.player.pk)
-        row.cells = [(key, shown_value(getattr(row, attribute))) for key, attribute in clubs.COLUMNS]
+        row.cells = [
+            (key, shown_value(getattr(row, attribute))) for key, attribute in clubs.COLUMNS
+        ]
     roster = {row.player.pk: row.player.name for row in result.rows}
     sort_urls = {key: base + "?" + urlencode({**query, "sort": key}) for key in clubs.SORTS}
     return {
@@ -185,9 +193,7 @@ def standings_csv(request, token, readonly=False):
             yield from club_backup.csv_lines(result)
 
     response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = attachment(
-        club_backup.filename(club, "csv", _("Standings"))
-    )
+    response["Content-Disposition"] = attachment(club_backup.filename(club, "csv", _("Standings")))
     return response
 
 
@@ -234,7 +240,8 @@ def club_players(request, token):
                     data = merge_form.cleaned_data
                     keep = clubs.merge_players(club, data["keep"], data["drop"])
                     messages.success(
-                        request, _("Merged: every session now counts for %(name)s.") % {"name": keep}
+                        request,
+                        _("Merged: every session now counts for %(name)s.") % {"name": keep},
                     )
                     return redirect("club_players", token)
         except clubs.ClubError as error:

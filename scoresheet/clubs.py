@@ -33,8 +33,8 @@ from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from scoresheet import names as player_names
 from scoresheet import chart, scoring, stats, writes
+from scoresheet import names as player_names
 from scoresheet.models import Club, ClubPlayer, ClubSession, Hand, Sheet
 
 # A read-only link in this browser's list of clubs, beside the full-access tokens.
@@ -94,9 +94,7 @@ def clean_player_name(value: str) -> str:
     if not name:
         raise ClubError(_("Name: enter the player's name."))
     if len(name) > NAME_LENGTH:
-        raise ClubError(
-            _("Name: a name has at most %(length)s characters."), length=NAME_LENGTH
-        )
+        raise ClubError(_("Name: a name has at most %(length)s characters."), length=NAME_LENGTH)
     return name
 
 
@@ -219,9 +217,7 @@ def attach(club: Club, sheet: Sheet, names) -> ClubSession:
         if ClubSession.objects.filter(sheet=sheet).exists():
             raise ClubError(_("This session already belongs to a club."))
         entries = roster_entries(club, names)
-        return ClubSession.objects.create(
-            club=club, sheet=sheet, players=[p.pk for p in entries]
-        )
+        return ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
 
 
 def detach(club: Club, session_id: int) -> Sheet | None:

@@ -18,8 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def lines_of(found):
     return [
-        (r.player.name, r.sessions, r.hands, r.points, r.wins, r.taken, r.made)
-        for r in found.rows
+        (r.player.name, r.sessions, r.hands, r.points, r.wins, r.taken, r.made) for r in found.rows
     ]
 
 
@@ -32,8 +31,10 @@ def test_round_trip(club):  # noqa: F811
     # Each session's players are written as roster names, even after a rename.
     assert data["sessions"][0]["players"] == ["Anna", "Ben", "Chloé", "Dan"]
     restored = club_backup.load(text)
-    assert restored.pk != club.pk and restored.token != club.token
-    assert restored.name == club.name and restored.created == club.created
+    assert restored.pk != club.pk
+    assert restored.token != club.token
+    assert restored.name == club.name
+    assert restored.created == club.created
     assert lines_of(clubs.standings(restored)) == lines_of(clubs.standings(club))
     again = json.loads(club_backup.dumps(club_backup.dump(restored)))
     assert again == data
@@ -45,7 +46,7 @@ def valid() -> dict:
         "format": "tarot-club/1",
         "name": "Le jeudi",
         "created": "2026-09-01T20:00:00+02:00",
-        "players": list(session["players"]) + ["Zoé"],
+        "players": [*list(session["players"]), "Zoé"],
         "rules": {},
         "sessions": [copy.deepcopy(session), session],
     }
@@ -53,7 +54,8 @@ def valid() -> dict:
 
 def test_a_valid_backup_restores():
     restored = club_backup.load(json.dumps(valid()))
-    assert restored.sessions.count() == 2 and restored.players.count() == 5
+    assert restored.sessions.count() == 2
+    assert restored.players.count() == 5
 
 
 @pytest.mark.parametrize(
@@ -73,7 +75,8 @@ def test_a_bad_backup_is_refused_whole(change, message):
     change(data)
     with pytest.raises(backup.BackupError, match=message):
         club_backup.load(json.dumps(data))
-    assert not Club.objects.exists() and not Sheet.objects.exists()
+    assert not Club.objects.exists()
+    assert not Sheet.objects.exists()
 
 
 def test_not_json():

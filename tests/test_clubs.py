@@ -116,7 +116,9 @@ def test_all_time_standings(club):
 def test_the_dealer_sitting_out_plays_fewer_hands(club):
     sheet = club.sessions.get(sheet__seats__name="Fanny").sheet
     assert sheet.hand_count == 2
-    found = lines(clubs.standings(club, clubs.Period("range", date(2026, 2, 1), date(2026, 2, 28))))
+    found = lines(
+        clubs.standings(club, clubs.Period("range", date(2026, 2, 1), date(2026, 2, 28)))
+    )
     # Ana dealt hand 1 and Ben hand 2: each sat out one of the two hands.
     assert found["Ana"].hands == 1
     assert found["Ben"].hands == 1
@@ -126,15 +128,26 @@ def test_the_dealer_sitting_out_plays_fewer_hands(club):
 def test_leaders_are_marked_and_sorting(club):
     result = clubs.standings(club, sort="points")
     assert [row.player.name for row in result.rows] == [
-        "Ana", "Chloé", "Fanny", "Ben", "Élise", "Dan"
+        "Ana",
+        "Chloé",
+        "Fanny",
+        "Ben",
+        "Élise",
+        "Dan",
     ]
     found = lines(result)
-    assert "points" in found["Ana"].leads and "points" not in found["Ben"].leads
+    assert "points" in found["Ana"].leads
+    assert "points" not in found["Ben"].leads
     # Four players share the most hands (4).
-    assert {n for n, row in found.items() if "hands" in row.leads} == {"Ana", "Ben", "Chloé", "Dan"}
+    assert {n for n, row in found.items() if "hands" in row.leads} == {
+        "Ana",
+        "Ben",
+        "Chloé",
+        "Dan",
+    }
     assert "made" in found["Ana"].leads
     by_name = clubs.standings(club, sort="name")
-    assert [row.player.name for row in by_name.rows][0] == "Ana"
+    assert next(row.player.name for row in by_name.rows) == "Ana"
     by_wins = clubs.standings(club, sort="wins")
     assert [row.player.name for row in by_wins.rows][:2] == ["Ana", "Ben"]
 
@@ -194,7 +207,12 @@ def test_rating_of_one_session_moves_the_winner_up_and_ties_alike():
     """openskill's documented behaviour: players start at mu 25, sigma 25/3; the winner's mu
     rises, the others' fall, players with equal scores move alike, every sigma shrinks."""
     club = clubs.create_club("Petit club", players=["Zoé"])
-    session(club, ["Ana", "Ben", "Chloé", "Dan"], [(0, scoring.Hand(4, 0, "garde", 2, 51))], "2026-01-10")
+    session(
+        club,
+        ["Ana", "Ben", "Chloé", "Dan"],
+        [(0, scoring.Hand(4, 0, "garde", 2, 51))],
+        "2026-01-10",
+    )
     found = lines(clubs.standings(club))
     assert found["Ana"].mu > 25 > found["Ben"].mu
     assert found["Ben"].mu == pytest.approx(found["Chloé"].mu) == pytest.approx(found["Dan"].mu)
@@ -215,7 +233,9 @@ def test_rename_keeps_the_history(club):
 
 
 def test_merge_two_entries(club):
-    session(club, ["Anne", "Ben", "Chloé"], [(0, scoring.Hand(3, 0, "garde", 2, 49))], "2026-03-02")
+    session(
+        club, ["Anne", "Ben", "Chloé"], [(0, scoring.Hand(3, 0, "garde", 2, 49))], "2026-03-02"
+    )
     ana, anne = club.players.get(name="Ana"), club.players.get(name="Anne")
     # Anne's session: garde made by 8, at 3 players: (25 + 8) × 2 = 66 a defender, +132.
     assert lines(clubs.standings(club))["Anne"].points == 132
@@ -255,7 +275,9 @@ def test_attach_and_detach():
     sheet = writes.create_sheet("Hier", ["ana", "Ben", "Chloé"], 0)
     match = clubs.proposed_match(club, sheet)
     assert [(name, p.name if p else None) for name, p in match] == [
-        ("ana", "Ana"), ("Ben", None), ("Chloé", None)
+        ("ana", "Ana"),
+        ("Ben", None),
+        ("Chloé", None),
     ]
     with pytest.raises(clubs.ClubError, match="different"):
         clubs.attach(club, sheet, ["Ana", "Ana", "Chloé"])
@@ -274,7 +296,9 @@ def test_player_record(club):
     ana = club.players.get(name="Ana")
     record = clubs.player_record(club, ana)
     assert [(r["total"], r["rank"], r["won"]) for r in record.sessions] == [
-        (140, 1, True), (35, 3, False), (245, 1, True)
+        (140, 1, True),
+        (35, 3, False),
+        (245, 1, True),
     ]
     # Ana sat out hand 1 of B (a 0 that is no hand of hers); her hands: +210, +35 (A), +35
     # (B hand 2), +140 (C).
@@ -290,7 +314,12 @@ def club_of(sessions: int):
     names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
     for number in range(sessions):
         seated = names[number % 2 :][:4]
-        session(club, seated, [(0, scoring.Hand(4, number % 4, "garde", 2, 51))] * 3, f"2026-01-{number % 28 + 1:02d}")
+        session(
+            club,
+            seated,
+            [(0, scoring.Hand(4, number % 4, "garde", 2, 51))] * 3,
+            f"2026-01-{number % 28 + 1:02d}",
+        )
     return club
 
 
