@@ -507,6 +507,8 @@ def report(results: dict) -> list[str]:
         ratio = results["ratios"][name]
         bound = ">" if not big[name]["ok"] else ""
         mark = " ⚠" if ratio > MAX_RATIO else ""
+        if name in LINEAR:
+            mark = f" (per hand {results['ratios'][name + '_per_hand']:.2f})"
         found = big[name]
         size = ""
         if name != "csv_first_byte" and found["ok"]:
