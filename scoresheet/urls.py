@@ -1,12 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from scoresheet import views
+from scoresheet import offline, views
 
 READ_ONLY = {"readonly": True}
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Installable and offline (scoresheet/offline.py): the worker's scope is the whole site.
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("new/", views.new_sheet, name="new_sheet"),
     path("import/", views.import_backup, name="import_backup"),
     # Full access: the session's secret link lets its holder enter and fix hands.
