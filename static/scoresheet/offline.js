@@ -111,11 +111,24 @@ function freshKey() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-// The sheet's state (sheet.html's #sheet-state, inside #totals: each answer of the server
-// brings a new one).
+// The sheet's state: sheet.html's #sheet-state, inside #totals, so that each answer of the
+// server that changes the totals brings a new one. htmx drops every <script> it swaps in, so the
+// state is read from the answer's text before the swap.
+let serverState = null;
+
+function stateFrom(html) {
+  if (!html || !html.includes('id="sheet-state"')) return null;
+  const found = new DOMParser().parseFromString(html, "text/html").getElementById("sheet-state");
+  return found ? JSON.parse(found.textContent) : null;
+}
+
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const fresh = stateFrom(event.detail.serverResponse);
+  if (fresh) serverState = fresh;
+});
 
 function readState() {
-  state = readJSON("sheet-state");
+  state = serverState || readJSON("sheet-state");
   rules = null;
   if (state && engine) {
     const read = engine.rulesFrom(state.rules);
@@ -418,6 +431,7 @@ async function sync() {
       const expected = projected(entries).rows[0];
       await dropEntry(entry.key);
       document.querySelectorAll("#hands .hand.pending").forEach((row) => row.remove());
+      serverState = stateFrom(html) || serverState;
       htmx.swap(document.body, html, { swapStyle: "none" });
       readState();
       const stored = document.getElementById(`hand-${state.hand_count}`);
@@ -639,7 +653,9 @@ async function refreshFromServer() {
   try {
     const response = await fetch(location.href, { credentials: "same-origin" });
     if (!response.ok) return;
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const html = await response.text();
+    serverState = stateFrom(html) || serverState;
+    const page = new DOMParser().parseFromString(html, "text/html");
     for (const id of ["totals", "hands", "actions", "chart"]) {
       const fresh = page.getElementById(id);
       const current = document.getElementById(id);

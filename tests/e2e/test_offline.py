@@ -1,0 +1,203 @@
+"""Installable and offline at the table (issue 15), in Chromium at phone size.
+
+The manifest and its icons, the service worker controlling the page; the sheet reopening with
+no network; hands entered offline shown at once with their scores and totals (RULES.md §5's
+sample sheet), then stored exactly once when the network returns, even after the page was
+closed and reopened; a queued hand the server refuses staying visible with its reason.
+"""
+
+import struct
+
+import pytest
+from playwright.sync_api import expect
+
+from scoresheet import scoring, writes
+from scoresheet.models import Hand, Sheet
+
+from .sheet_page import SheetPage, signed
+
+NAMES = ["Ana", "Ben", "Chloé", "Dan"]
+# RULES.md §5, the FFT rulebook's sample sheet: its first three hands and their rows.
+SAMPLE = [
+    (
+        scoring.Hand(4, 2, "garde", 2, 49, None, "attack", {2: "simple"}),
+        [-106, -106, 318, -106],
+    ),
+    (scoring.Hand(4, 3, "garde_sans", 1, 55, None, "defence"), [-76, -76, -76, 228]),
+    (
+        scoring.Hand(4, 1, "prise", 0, 49, None, "attack", {1: "simple"}),
+        [42, -126, 42, 42],
+    ),
+]
+# Their running totals, added by hand from the rows above.
+RUNNING = [[-106, -106, 318, -106], [-182, -182, 242, 122], [-140, -308, 284, 164]]
+
+# Resolves when this page's service worker controls it and keeps the given pages and fragments.
+KEPT = """async ({pages, fragments}) => {
+  await navigator.serviceWorker.ready;
+  for (let i = 0; i < 200; i++) {
+    if (navigator.serviceWorker.controller) {
+      const cache = await caches.open('tarot-pages');
+      const urls = (await cache.keys()).map(r => r.url);
+      const has = (path, fragment) => urls.some(u => {
+        const url = new URL(u);
+        return url.pathname === path && url.searchParams.has('__fragment') === fragment;
+      });
+      if (pages.every(p => has(p, false)) && fragments.every(p => has(p, true))) return true;
+    }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return false;
+}"""
+
+
+def png_size(body: bytes) -> tuple[int, int]:
+    assert body[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", body[16:24])
+
+
+@pytest.fixture
+def sheet(db):
+    return writes.create_sheet("Vendredi", NAMES, 0)
+
+
+def opened(open_page, sheet) -> SheetPage:
+    """The sheet on a phone, once the service worker keeps it and its hand form."""
+    page = open_page("Pixel 7")
+    page.goto(sheet.get_absolute_url())
+    kept = {
+        "pages": [sheet.get_absolute_url()],
+        "fragments": [f"{sheet.get_absolute_url()}hands/new/"],
+    }
+    assert page.evaluate(KEPT, kept)
+    return SheetPage(page)
+
+
+def test_installable(open_page, sheet):
+    """The manifest holds what browsers ask of an installable app, its icons are fetched, and
+    the service worker controls the page."""
+    page = open_page("Pixel 7")
+    page.goto(sheet.get_absolute_url())
+    link = page.locator('link[rel="manifest"]')
+    href = link.get_attribute("href")
+    response = page.request.get(href)
+    assert response.ok
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = response.json()
+    assert manifest["name"] == "Tarot score sheet"
+    assert manifest["short_name"]
+    assert manifest["display"] == "standalone"
+    # Installed from a sheet, the app opens that sheet (iOS keeps a home-screen app apart).
+    assert manifest["start_url"] == sheet.get_absolute_url()
+    assert manifest["scope"] == "/"
+    assert manifest["theme_color"].startswith("#")
+    assert manifest["background_color"].startswith("#")
+    sizes = {}
+    for icon in manifest["icons"]:
+        fetched = page.request.get(icon["src"])
+        assert fetched.ok
+        assert fetched.headers["content-type"] == "image/png"
+        width, height = png_size(fetched.body())
+        assert f"{width}x{height}" == icon["sizes"]
+        sizes.setdefault(icon.get("purpose", "any"), set()).add(width)
+    assert sizes["any"] >= {192, 512}
+    assert 512 in sizes["maskable"]
+    assert page.evaluate(KEPT, {"pages": [sheet.get_absolute_url()], "fragments": []})
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+    worker = page.request.get("/sw.js")
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert "script-src 'self'" in worker.headers["content-security-policy"]
+
+
+def test_the_sheet_reopens_offline(open_page, sheet):
+    writes.add_hand(sheet.token, SAMPLE[0][0], key=Hand().key)
+    phone = opened(open_page, sheet)
+    page = phone.page
+    phone.expect_totals(NAMES, RUNNING[0])
+    page.context.set_offline(True)
+    page.goto(sheet.get_absolute_url())
+    expect(page.locator("#offline-banner")).to_contain_text("Offline: this copy was last updated")
+    phone.expect_row(1, SAMPLE[0][1])
+    phone.expect_totals(NAMES, RUNNING[0])
+    # Corrections need the network: the page says so instead of failing silently.
+    phone.open_row(1)
+    phone.tap(phone.row(1).get_by_role("link", name="Edit"))
+    expect(page.locator("#flash")).to_contain_text("needs the network")
+
+
+def enter(phone: SheetPage, hand: scoring.Hand) -> None:
+    phone.open_new_hand()
+    phone.fill_hand(hand, NAMES)
+    phone.save()
+
+
+@pytest.mark.parametrize("reopen", [False, True], ids=["same page", "closed and reopened"])
+def test_three_hands_offline_are_stored_once(open_page, sheet, reopen):
+    phone = opened(open_page, sheet)
+    page = phone.page
+    context = page.context
+    context.set_offline(True)
+    for number, ((hand, row), totals) in enumerate(zip(SAMPLE, RUNNING, strict=True), start=1):
+        enter(phone, hand)
+        # At once, with no network: the row, marked as waiting, and the new totals.
+        phone.expect_row(number, row)
+        expect(phone.row(number)).to_have_class("hand pending")
+        expect(phone.row(number).locator(".queue-status")).to_have_text("Waiting to be sent")
+        phone.expect_totals(NAMES, totals)
+    expect(page.locator("#offline-banner")).to_contain_text("Offline")
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+    if reopen:
+        page.close()
+        page = context.new_page()
+        page.goto(sheet.get_absolute_url())
+        phone = SheetPage(page)
+        for number, (_, row) in enumerate(SAMPLE, start=1):
+            phone.expect_row(number, row)
+            expect(phone.row(number)).to_have_class("hand pending")
+        phone.expect_totals(NAMES, RUNNING[-1])
+    context.set_offline(False)
+    expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
+    for number, (_, row) in enumerate(SAMPLE, start=1):
+        phone.expect_row(number, row)
+    phone.expect_totals(NAMES, RUNNING[-1])
+    stored = Sheet.objects.get(pk=sheet.pk)
+    assert stored.hand_count == 3
+    assert list(stored.hands.values_list("scores", flat=True)) == [row for _, row in SAMPLE]
+    # Open again, online: nothing is sent twice.
+    page.goto(sheet.get_absolute_url())
+    expect(page.locator("#hands .hand")).to_have_count(3)
+    assert Hand.objects.filter(sheet=sheet).count() == 3
+
+
+def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet):
+    phone = opened(open_page, sheet)
+    page = phone.page
+    page.context.set_offline(True)
+    enter(phone, SAMPLE[0][0])
+    phone.expect_row(1, SAMPLE[0][1])
+    key = phone.row(1).get_attribute("data-key")
+    # Meanwhile the key went to another session's hand: the server refuses this one.
+    other = make_sheet(name="Samedi")
+    writes.add_hand(other.token, SAMPLE[1][0], key=key)
+    enter(phone, SAMPLE[1][0])
+    page.context.set_offline(False)
+    refused = page.locator("#hands .hand.refused")
+    expect(refused).to_have_count(1, timeout=15_000)
+    expect(refused.locator(".queue-status")).to_contain_text("Refused by the server")
+    expect(refused.locator(".queue-status")).to_contain_text("expired")
+    expect(refused.locator(".scores .score")).to_have_text([signed(v) for v in SAMPLE[0][1]])
+    # The hand after it waits: the order of the sheet is kept.
+    expect(page.locator("#hands .hand.pending:not(.refused) .queue-status")).to_contain_text(
+        "Waits until the refused hand above"
+    )
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+    # Corrected (here: saved again as it was, with a fresh key), both are stored, in order.
+    phone.tap(refused.get_by_role("button", name="Correct it"))
+    expect(phone.form).to_be_visible()
+    phone.save()
+    expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
+    stored = list(
+        Hand.objects.filter(sheet=sheet).order_by("number").values_list("scores", flat=True)
+    )
+    assert stored == [SAMPLE[0][1], SAMPLE[1][1]]
+    phone.expect_totals(NAMES, RUNNING[1])
