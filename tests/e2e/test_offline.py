@@ -128,7 +128,7 @@ def test_the_sheet_reopens_offline(open_page, sheet):
 def enter(phone: SheetPage, hand: scoring.Hand) -> None:
     phone.open_new_hand()
     phone.fill_hand(hand, NAMES)
-    phone.save()
+    phone.save(confirmed=False)
 
 
 @pytest.mark.parametrize("reopen", [False, True], ids=["same page", "closed and reopened"])
@@ -194,7 +194,7 @@ def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet):
     # Corrected (here: saved again as it was, with a fresh key), both are stored, in order.
     phone.tap(refused.get_by_role("button", name="Correct it"))
     expect(phone.form).to_be_visible()
-    phone.save()
+    phone.save(confirmed=False)
     expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
     stored = list(
         Hand.objects.filter(sheet=sheet).order_by("number").values_list("scores", flat=True)
