@@ -1,4 +1,4 @@
-"""Draw the app's home-screen icons (PNG) into static/scoresheet/icons/: run once, commit the files.
+"""Draw the home-screen icons (PNG) into static/scoresheet/icons/: run once, commit the files.
 
 A white playing card with a "21" (the highest trump) on the app's ink-dark background: 192 and
 512 pixels, and a maskable 512 whose card stays inside the central 80 % circle that Android's

@@ -330,7 +330,6 @@ async function render() {
   if (entries.length || document.querySelector("#totals.pending")) {
     showTotals(view.totals, view.count, view.next_dealer, waiting);
   }
-  document.querySelectorAll("#hands .hand.pending").forEach((row) => row.classList.toggle("queue-last", false));
   return view;
 }
 

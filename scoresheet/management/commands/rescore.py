@@ -30,4 +30,6 @@ class Command(BaseCommand):
         for sheet in sheets.iterator():
             checked += 1
             fixed += writes.rescore(sheet)
-        self.stdout.write(f"{checked} sessions re-scored, {fixed} had stored scores that differed.")
+        self.stdout.write(
+            f"{checked} sessions re-scored, {fixed} had stored scores that differed."
+        )
