@@ -429,9 +429,13 @@ async function sync() {
       // Stored (or stored before: the same key). The server's rows and totals replace ours.
       const expected = projected(entries).rows[0];
       await dropEntry(entry.key);
-      document.querySelectorAll("#hands .hand.pending").forEach((row) => row.remove());
+      // The other waiting rows go back after the server's rows at once (no moment without them).
+      const others = [...document.querySelectorAll("#hands .hand.pending")];
+      others.forEach((row) => row.remove());
       serverState = stateFrom(html) || serverState;
       htmx.swap(document.body, html, { swapStyle: "none" });
+      const hands = document.getElementById("hands");
+      for (const row of others) if (hands && row.dataset.key !== entry.key) hands.append(row);
       readState();
       const stored = document.getElementById(`hand-${state.hand_count}`);
       if (stored && expected && expected.number === state.hand_count) {
