@@ -42,16 +42,31 @@ function signClass(value) {
 // The queue, in IndexedDB: "queue" holds the hands not yet stored, "keys" every key queued here
 // (a form kept by the service worker comes back with a key already used: it gets a fresh one).
 
+let connection = null;
+
 function database() {
-  return new Promise((resolve, reject) => {
-    const opening = indexedDB.open("tarot-offline", 1);
-    opening.onupgradeneeded = () => {
-      opening.result.createObjectStore("queue", { keyPath: "key" });
-      opening.result.createObjectStore("keys", { keyPath: "key" });
-    };
-    opening.onsuccess = () => resolve(opening.result);
-    opening.onerror = () => reject(opening.error);
-  });
+  // One connection for the page's life: opening one costs more than a whole save.
+  if (!connection) {
+    connection = new Promise((resolve, reject) => {
+      const opening = indexedDB.open("tarot-offline", 1);
+      opening.onupgradeneeded = () => {
+        opening.result.createObjectStore("queue", { keyPath: "key" });
+        opening.result.createObjectStore("keys", { keyPath: "key" });
+      };
+      opening.onsuccess = () => {
+        opening.result.onversionchange = () => {
+          opening.result.close();
+          connection = null;
+        };
+        resolve(opening.result);
+      };
+      opening.onerror = () => {
+        connection = null;
+        reject(opening.error);
+      };
+    });
+  }
+  return connection;
 }
 
 async function transact(stores, mode, work) {
@@ -60,10 +75,7 @@ async function transact(stores, mode, work) {
     const tx = db.transaction(stores, mode);
     let result;
     Promise.resolve(work(tx)).then((value) => (result = value));
-    tx.oncomplete = () => {
-      db.close();
-      resolve(result);
-    };
+    tx.oncomplete = () => resolve(result);
     tx.onerror = () => reject(tx.error);
     tx.onabort = () => reject(tx.error);
   });
@@ -76,13 +88,25 @@ function request(idbRequest) {
   });
 }
 
+// This sheet's queue as last read or written here, so that Save shows its row without waiting
+// for IndexedDB; sending reads the database again (another tab may have sent hands).
+let memory = null;
+const usedKeys = new Set();
+
 async function queued() {
   if (!state || !state.token) return [];
   const all = await transact(["queue"], "readonly", (tx) => request(tx.objectStore("queue").getAll()));
-  return all.filter((entry) => entry.token === state.token).sort((a, b) => a.order - b.order);
+  memory = all.filter((entry) => entry.token === state.token).sort((a, b) => a.order - b.order);
+  return memory.slice();
+}
+
+async function loadKeys() {
+  const keys = await transact(["keys"], "readonly", (tx) => request(tx.objectStore("keys").getAllKeys()));
+  keys.forEach((key) => usedKeys.add(key));
 }
 
 async function saveEntry(entry, replaces) {
+  usedKeys.add(entry.key);
   await transact(["queue", "keys"], "readwrite", (tx) => {
     if (replaces) tx.objectStore("queue").delete(replaces);
     tx.objectStore("queue").put(entry);
@@ -95,12 +119,8 @@ async function updateEntry(entry) {
 }
 
 async function dropEntry(key) {
+  if (memory) memory = memory.filter((entry) => entry.key !== key);
   await transact(["queue"], "readwrite", (tx) => tx.objectStore("queue").delete(key));
-}
-
-async function keyUsed(key) {
-  const found = await transact(["keys"], "readonly", (tx) => request(tx.objectStore("keys").get(key)));
-  return Boolean(found);
 }
 
 function freshKey() {
@@ -320,7 +340,11 @@ function showTotals(totals, count, nextDealer, waiting) {
 // Show the waiting hands after the server's rows, and the totals with them.
 async function render() {
   if (!engine || !readState() || !rules || !state.token) return;
-  const entries = await queued();
+  return renderNow(await queued());
+}
+
+function renderNow(entries) {
+  if (!engine || !readState() || !rules || !state.token) return;
   document.querySelectorAll("#hands .hand.pending").forEach((row) => row.remove());
   const hands = document.getElementById("hands");
   if (!hands) return;
@@ -386,8 +410,15 @@ async function post(entry) {
 }
 
 // Send the queue in order, each hand once; stop at a refused hand or a network failure.
+let again = false;
+
 async function sync() {
-  if (syncing || !engine || !state || !state.token || !navigator.onLine) return;
+  if (syncing) {
+    // A hand saved while the queue is being sent: look at the queue once more afterwards.
+    again = true;
+    return;
+  }
+  if (!engine || !state || !state.token || !navigator.onLine) return;
   syncing = true;
   clearTimeout(retry);
   const run = async () => {
@@ -450,6 +481,10 @@ async function sync() {
     else await run();
   } finally {
     syncing = false;
+    if (again) {
+      again = false;
+      sync();
+    }
   }
 }
 
@@ -458,7 +493,7 @@ async function queueHand(form, submitter) {
   const data = new FormData(form);
   const passed = submitter && submitter.name === "passed";
   let key = data.get("key");
-  if (!key || (await keyUsed(key))) key = freshKey();
+  if (!key || usedKeys.has(key)) key = freshKey();
   data.set("key", key);
   const fields = [...data.entries()].filter(([name]) => name !== "preview" && name !== "passed");
   const entry = {
@@ -471,18 +506,22 @@ async function queueHand(form, submitter) {
     extra: passed ? [...fields.map(([name, value]) => [name, String(value)]), ["passed", "1"]] : null,
   };
   const replaces = form.dataset.replaces;
-  if (replaces) {
-    const old = (await queued()).find((other) => other.key === replaces);
-    if (old) entry.order = old.order;
-  }
-  await saveEntry(entry, replaces);
+  const entries = (memory || []).filter((other) => other.key !== replaces);
+  const old = replaces && (memory || []).find((other) => other.key === replaces);
+  if (old) entry.order = old.order;
+  entries.push(entry);
+  entries.sort((a, b) => a.order - b.order);
+  memory = entries;
+  usedKeys.add(key);
+  // The row and the totals first, from memory; the queue is written to the phone right after,
+  // before anything is sent.
   const panel = document.getElementById("entry");
   if (panel) panel.replaceChildren();
-  const view = await render();
+  renderNow(entries);
   const row = document.querySelector(`#hands .hand.pending[data-key="${key}"]`);
   if (row) row.scrollIntoView({ block: "nearest" });
+  await saveEntry(entry, replaces);
   sync();
-  return view;
 }
 
 function problemLabel(form, problem) {
@@ -706,6 +745,7 @@ async function start() {
     engine = null;
   }
   if (readState() && state.token) {
+    await loadKeys();
     await render();
     sync();
     setInterval(() => {
