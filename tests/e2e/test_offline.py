@@ -125,9 +125,11 @@ def test_the_sheet_reopens_offline(open_page, sheet):
     expect(page.locator("#flash")).to_contain_text("needs the network")
 
 
-def enter(phone: SheetPage, hand: scoring.Hand) -> None:
+def enter(phone: SheetPage, hand: scoring.Hand, preview: bool = False) -> None:
     phone.open_new_hand()
     phone.fill_hand(hand, NAMES)
+    if preview:
+        phone.expect_preview(hand, NAMES)
     phone.save(confirmed=False)
 
 
@@ -138,7 +140,8 @@ def test_three_hands_offline_are_stored_once(open_page, sheet, reopen):
     context = page.context
     context.set_offline(True)
     for number, ((hand, row), totals) in enumerate(zip(SAMPLE, RUNNING, strict=True), start=1):
-        enter(phone, hand)
+        # The preview too comes from the phone (scoring.js) with no network.
+        enter(phone, hand, preview=True)
         # At once, with no network: the row, marked as waiting, and the new totals.
         phone.expect_row(number, row)
         expect(phone.row(number)).to_have_class("hand pending")
@@ -201,3 +204,62 @@ def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet):
     )
     assert stored == [SAMPLE[0][1], SAMPLE[1][1]]
     phone.expect_totals(NAMES, RUNNING[1])
+
+
+def test_online_the_row_shows_before_the_server_answers(open_page, sheet):
+    phone = opened(open_page, sheet)
+    page = phone.page
+    held = []
+    # The server's answer to Save is held back until the row has been checked.
+    page.route(
+        "**/hands/new/",
+        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
+    )
+    enter(phone, SAMPLE[0][0])
+    phone.expect_row(1, SAMPLE[0][1])
+    phone.expect_totals(NAMES, RUNNING[0])
+    expect(phone.row(1)).to_have_class("hand pending")
+    expect(phone.row(1).locator(".queue-status")).to_have_text("Sending…")
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+    held[0].continue_()
+    phone.expect_confirmed()
+    expect(phone.row(1)).to_have_class("hand")
+    phone.expect_row(1, SAMPLE[0][1])
+    assert Hand.objects.get(sheet=sheet).scores == SAMPLE[0][1]
+
+
+def test_the_server_row_wins_with_a_note(open_page, sheet):
+    """If the server scores a hand otherwise than the phone did, its row is shown, and said."""
+    phone = opened(open_page, sheet)
+    page = phone.page
+
+    def tampered(route):
+        # What reaches the server is not what the phone scored: 55 points instead of 49.
+        if route.request.method == "POST":
+            route.continue_(post_data=route.request.post_data.replace("points=49", "points=55"))
+        else:
+            route.continue_()
+
+    page.route("**/hands/new/", tampered)
+    enter(phone, SAMPLE[0][0])
+    phone.expect_confirmed()
+    # garde, 2 bouts, 55: made by 14, (25 + 14) × 2 + 20 + 20 = 118 per defender.
+    phone.expect_row(1, [-118, -118, 354, -118])
+    expect(page.locator("#flash")).to_contain_text("The server scored hand 1 differently")
+
+
+def test_a_passed_deal_offline(open_page, sheet):
+    phone = opened(open_page, sheet)
+    page = phone.page
+    page.context.set_offline(True)
+    phone.open_new_hand()
+    phone.tap(phone.form.get_by_role("button", name="Everyone passed"))
+    expect(phone.row(1)).to_have_class("hand pending passed")
+    phone.expect_row(1, [0, 0, 0, 0])
+    # The deal moves on (RULES.md §4): Ben deals hand 2.
+    expect(page.locator("#totals .dealer-line")).to_contain_text("Hand 2: Ben deals")
+    page.context.set_offline(False)
+    phone.expect_confirmed()
+    stored = Hand.objects.get(sheet=sheet)
+    assert stored.passed
+    assert stored.dealer == 0
