@@ -18,7 +18,8 @@ self.addEventListener("install", (event) => {
     (async () => {
       const files = await caches.open(FILES);
       await files.addAll(CONFIG.shell);
-      await keep(CONFIG.home, false, true);
+      // The home page too, when the network allows (the app's start page offline).
+      await keep(CONFIG.home, false, true).catch(() => {});
       await self.skipWaiting();
     })()
   );
