@@ -374,11 +374,11 @@ function csrfFrom(html) {
 }
 
 function reasonFrom(html) {
+  // Each message of the form the server sent back (they name their field), once.
   const page = new DOMParser().parseFromString(html, "text/html");
-  const found = [...page.querySelectorAll(".form-errors, .errorlist li")]
-    .map((node) => node.textContent.trim())
-    .filter(Boolean);
-  return [...new Set(found)].join(" ");
+  let found = [...page.querySelectorAll(".errorlist li")];
+  if (!found.length) found = [...page.querySelectorAll(".form-errors p")];
+  return [...new Set(found.map((node) => node.textContent.trim()).filter(Boolean))].join(" ");
 }
 
 function scoresOf(row) {

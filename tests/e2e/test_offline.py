@@ -15,6 +15,7 @@ from scoresheet import scoring, writes
 from scoresheet.models import Hand, Sheet
 
 from .sheet_page import SheetPage, signed
+from .test_accessibility import axe_violations
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan"]
 # RULES.md §5, the FFT rulebook's sample sheet: its first three hands and their rows.
@@ -61,9 +62,9 @@ def sheet(db):
     return writes.create_sheet("Vendredi", NAMES, 0)
 
 
-def opened(open_page, sheet) -> SheetPage:
+def opened(open_page, sheet, **options) -> SheetPage:
     """The sheet on a phone, once the service worker keeps it and its hand form."""
-    page = open_page("Pixel 7")
+    page = open_page("Pixel 7", **options)
     page.goto(sheet.get_absolute_url())
     kept = {
         "pages": [sheet.get_absolute_url()],
@@ -172,8 +173,9 @@ def test_three_hands_offline_are_stored_once(open_page, sheet, reopen):
     assert Hand.objects.filter(sheet=sheet).count() == 3
 
 
-def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet):
-    phone = opened(open_page, sheet)
+def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet, axe_script):
+    # axe is a script of its own: the app's CSP would refuse it.
+    phone = opened(open_page, sheet, bypass_csp=True)
     page = phone.page
     page.context.set_offline(True)
     enter(phone, SAMPLE[0][0])
@@ -194,6 +196,8 @@ def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet):
         "Waits until the refused hand above"
     )
     assert Hand.objects.filter(sheet=sheet).count() == 0
+    # Waiting and refused rows hold to the app's accessibility bar (axe-core, as every page).
+    assert axe_violations(page, axe_script) == []
     # Corrected (here: saved again as it was, with a fresh key), both are stored, in order.
     phone.tap(refused.get_by_role("button", name="Correct it"))
     expect(phone.form).to_be_visible()
