@@ -16,6 +16,9 @@ let engine = null;
 let state = null;
 let rules = null;
 let syncing = false;
+// Set once IndexedDB answered: without it (a private window in an old browser) Save posts as
+// before, and nothing is queued.
+let queueReady = false;
 let retry = null;
 
 function readJSON(id) {
@@ -176,6 +179,7 @@ function handFrom(data, seats) {
     defence_chelem: data.has("defence_chelem"),
     miseres: {},
   };
+  if (data.get("dealer")) hand.dealer = data.get("dealer");
   for (let seat = 0; seat < seats; seat++) {
     if (data.get(`poignee_${seat}`)) hand.poignees[seat] = data.get(`poignee_${seat}`);
     if (data.get(`misere_${seat}`)) hand.miseres[seat] = data.get(`misere_${seat}`);
@@ -203,7 +207,9 @@ function projected(entries) {
       row.scores = new Array(seats).fill(0);
     } else {
       const hand = handFrom(new URLSearchParams(entry.fields), seats);
-      hand.dealer = dealer;
+      // Who deals: the form's dealer when it has one, else the turn of the deal.
+      if (hand.dealer === undefined) hand.dealer = dealer;
+      else row.dealer = engine.asInt(hand.dealer) ?? dealer;
       row.hand = hand;
       row.detail = engine.breakdown(hand, rules);
       row.scores = row.detail.problems ? new Array(seats).fill(0) : row.detail.scores;
@@ -548,8 +554,7 @@ function showProblems(form, problems) {
 function localPreview(form) {
   if (!engine || !rules) return;
   const hand = handFrom(new FormData(form), state.names.length);
-  const view = projected([]);
-  hand.dealer = view.next_dealer;
+  if (hand.dealer === undefined) hand.dealer = projected(memory || []).next_dealer;
   const detail = engine.breakdown(hand, rules);
   if (detail.problems) return showProblems(form, detail.problems);
   const result = format(detail.made ? texts.made_by : texts.lost_by, { diff: detail.diff });
@@ -573,13 +578,13 @@ document.addEventListener(
   "submit",
   (event) => {
     const form = event.target;
-    if (!engine || !readState() || !rules || !isNewHandForm(form)) return;
+    if (!engine || !queueReady || !readState() || !rules || !isNewHandForm(form)) return;
     const submitter = event.submitter;
     const name = submitter ? submitter.name : "save";
     if (name !== "save" && name !== "passed") return;
     if (name === "save") {
       const hand = handFrom(new FormData(form), state.names.length);
-      hand.dealer = projected([]).next_dealer;
+      if (hand.dealer === undefined) hand.dealer = projected(memory || []).next_dealer;
       const problems = engine.validate(hand, rules);
       if (problems.length) {
         // Online the server explains (its messages name each field); offline, scoring.js does.
@@ -745,7 +750,12 @@ async function start() {
     engine = null;
   }
   if (readState() && state.token) {
-    await loadKeys();
+    try {
+      await loadKeys();
+      queueReady = true;
+    } catch (error) {
+      queueReady = false;
+    }
     await render();
     sync();
     setInterval(() => {
