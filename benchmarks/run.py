@@ -1,10 +1,13 @@
-"""Performance budget (`make bench`): queries, server time, bytes, memory, slow-phone timings.
+"""In-process figures (`make bench` runs it before over_http.py): queries, server time, bytes,
+then slow-phone timings.
 
 Builds sessions of 10, 100, 1,000 and 10,000 hands (4 and 5 players, with announcements) in a
 temporary database, measures each action in-process, then drives a real server with Chromium
-(4× CPU throttling, "Slow 4G"), prints a table and one JSON line with the same figures.
+(4× CPU throttling, "Slow 4G"), prints a table and one JSON line with the same figures. The
+figures over HTTP, against the real server with three phones saving, are over_http.py's.
 
     python benchmarks/run.py                   # SQLite in a temporary file
+    python benchmarks/run.py --players 5 --sizes 10,10000    # what `make bench` runs
     scripts/with-postgres python benchmarks/run.py
 """
 
@@ -17,13 +20,11 @@ import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-SIZES = (10, 100, 1_000, 10_000)
 
 
 def setup_django(tmp: str) -> None:
@@ -47,21 +48,19 @@ def setup_django(tmp: str) -> None:
 
 
 def build_sheet(players: int, hands: int, seed: int):
-    """A session of ``hands`` valid hands with announcements, stored in bulk."""
+    """A session of ``hands`` valid hands with announcements, stored in bulk through the write
+    path (as an import stores them: scored, with their running totals)."""
     import random
 
     from harness import NAMES
 
-    from scoresheet import scoring
-    from scoresheet.models import Hand, Seat, Sheet
+    from scoresheet import scoring, writes
 
     rng = random.Random(seed)
-    sheet = Sheet.objects.create(name=f"{players}p × {hands}", first_dealer=0)
-    Seat.objects.bulk_create(Seat(sheet=sheet, position=i, name=NAMES[i]) for i in range(players))
     rows = []
     while len(rows) < hands:
         if rng.random() < 0.05:
-            rows.append(Hand(sheet=sheet, passed=True))
+            rows.append((None, None))
             continue
         bouts = rng.randint(0, 3)
         low, high = 4 * bouts, 91 - 4 * (3 - bouts)
@@ -81,9 +80,8 @@ def build_sheet(players: int, hands: int, seed: int):
             chelem="announced_failed" if rng.random() < 0.01 else None,
         )
         if not scoring.validate(hand):
-            rows.append(Hand.from_scoring(hand, sheet=sheet))
-    Hand.objects.bulk_create(rows, batch_size=2000)
-    return sheet
+            rows.append((None, hand))
+    return writes.create_sheet(f"{players}p × {hands}", list(NAMES[:players]), 0, hands=rows)
 
 
 def measure(call, repeat: int) -> dict:
@@ -131,14 +129,13 @@ def server_figures(sheet, repeat: int) -> dict:
         hand["partner"] = "3"
 
     def save():
-        # Each run adds a hand: the session grows by the number of runs (15 by default),
-        # which the 10-hand figure includes. Undoing it would move the revision on, and the
-        # next save would recompute the totals: not what a table entering hands does.
+        # Each run adds a hand: the session grows by the number of runs (21 by default),
+        # which the 10-hand figure includes.
         return htmx.post(base + "hands/new/", {"key": str(uuid.uuid4()), **hand})
 
     # The session's size grows the reading actions' cost: fewer runs of them at 10,000 hands.
     slow = repeat if sheet.hands.count() < 10_000 else max(3, repeat // 3)
-    save()  # the first save after a restart reads the hands once (see tally.py): not timed
+    save()  # the first request warms the process (imports, templates): not timed
     return {
         "sheet": measure(lambda: client.get(base), slow),
         "save": measure(save, repeat),
@@ -151,39 +148,27 @@ def server_figures(sheet, repeat: int) -> dict:
     }
 
 
-def csv_peak_memory(sheet) -> int:
-    """Peak Python memory (bytes) while streaming the CSV export to nowhere."""
-    from django.test import Client
-
-    client = Client()
-    tracemalloc.start()
-    response = client.get(f"/s/{sheet.token}/export.csv")
-    for _chunk in response.streaming_content:
-        pass
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    return peak
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=21, help="timed runs per action")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium figures")
+    parser.add_argument("--players", default="4,5", help="table sizes, e.g. 4,5")
+    parser.add_argument("--sizes", default="10,100,1000,10000", help="session sizes in hands")
     args = parser.parse_args()
+    tables = [int(players) for players in args.players.split(",")]
+    sizes = [int(size) for size in args.sizes.split(",")]
 
     results = {"database": "PostgreSQL" if os.environ.get("DATABASE_URL") else "SQLite"}
     with tempfile.TemporaryDirectory(prefix="tarot-bench-") as tmp:
         setup_django(tmp)
         rows = []
-        for players in (4, 5):
-            for size in SIZES:
+        for players in tables:
+            for size in sizes:
                 sheet = build_sheet(players, size, seed=size + players)
                 figures = server_figures(sheet, args.repeat)
                 results[f"{players}p_{size}"] = figures
                 rows.append((players, size, figures))
-                if size in (100, 10_000):
-                    results[f"{players}p_{size}"]["csv_peak_bytes"] = csv_peak_memory(sheet)
-    report(results, rows)
+    report(results, rows, tables, sizes)
     if not args.no_browser and not Path("/usr/bin/chromium").exists():
         print("\nslow phone: skipped, no /usr/bin/chromium (apt-get install chromium)")
     elif not args.no_browser:
@@ -211,7 +196,7 @@ def main():
     print(json.dumps(results))
 
 
-def report(results: dict, rows: list) -> None:
+def report(results: dict, rows: list, tables: list[int], sizes: list[int]) -> None:
     actions = ("sheet", "save", "preview", "csv", "backup")
     print(f"database: {results['database']}\n")
     print(f"{'players':>7} {'hands':>6}  " + "  ".join(f"{a + ' q/ms/KB':>20}" for a in actions))
@@ -224,24 +209,16 @@ def report(results: dict, rows: list) -> None:
             )
         print(f"{players:>7} {size:>6}  " + "  ".join(f"{c:>20}" for c in cells))
     print()
-    for players in (4, 5):
-        small = results[f"{players}p_10"]
-        for size in (1_000, 10_000):
+    first, last = sizes[0], sizes[-1]
+    for players in tables:
+        small = results[f"{players}p_{first}"]
+        for size in sizes[1:]:
             big = results[f"{players}p_{size}"]
             ratios = {a: big[a]["ms"] / small[a]["ms"] for a in ("sheet", "save", "preview")}
-            results[f"{players}p_ratio_{size}_10"] = ratios
+            results[f"{players}p_ratio_{size}_{first}"] = ratios
             text = ", ".join(f"{a} {r:.2f}" for a, r in ratios.items())
-            print(f"{players} players, time ratio {size:,} / 10 hands: {text}")
-        memory = (
-            results[f"{players}p_10000"]["csv_peak_bytes"]
-            / results[f"{players}p_100"]["csv_peak_bytes"]
-        )
-        results[f"{players}p_csv_memory_ratio"] = memory
-        print(
-            f"{players} players, CSV export peak memory 10,000 / 100 hands: {memory:.2f} "
-            f"({results[f'{players}p_10000']['csv_peak_bytes'] / 1024:.0f} KB)"
-        )
-        save = results[f"{players}p_10000"]["save"]
+            print(f"{players} players, time ratio {size:,} / {first:,} hands: {text}")
+        save = results[f"{players}p_{last}"]["save"]
         print(
             f"{players} players, saved-hand response: {save['bytes']} bytes "
             f"({save['gzip_bytes']} gzipped)"

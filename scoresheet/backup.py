@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import NoReturn
 
@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
+from scoresheet import names as player_names
 from scoresheet import scoring, writes
 from scoresheet import sheet as sheets
 from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Seat, Sheet
@@ -72,6 +73,8 @@ TYPE_MESSAGES = {
 # OWASP "CSV injection": a spreadsheet runs a cell that starts with one of these.
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 BOM = "\ufeff"
+CREATED_FROM = date(2000, 1, 1)
+CREATED_UNTIL = date(2100, 12, 31)
 
 
 class BackupError(ValueError):
@@ -96,16 +99,27 @@ def refuse(
 
 @dataclass(frozen=True)
 class Backup:
-    """A backup that passed every check; ``hands`` holds None for a passed deal."""
+    """A backup that passed every check; ``hands`` holds (dealer, hand) pairs in play order,
+    the hand None for a passed deal."""
 
     name: str
     created: datetime
     players: tuple[str, ...]
     first_dealer: int
-    hands: tuple[scoring.Hand | None, ...]
+    hands: tuple[tuple[int, scoring.Hand | None], ...]
+    rules: scoring.Rules = scoring.FFT
 
 
 # JSON backup: writing
+
+
+def local_time(moment: datetime) -> datetime:
+    """``moment`` in the server's time zone; in UTC when that would leave the calendar (a date
+    stored before imports checked it, like 9999-12-31T23:30Z): an export never fails."""
+    try:
+        return timezone.localtime(moment)
+    except (OverflowError, ValueError):
+        return moment.astimezone(UTC)
 
 
 def card_points(points: Decimal) -> int | float:
@@ -116,8 +130,9 @@ def card_points(points: Decimal) -> int | float:
 def hand_data(hand: Hand) -> dict:
     """One stored hand in the backup format."""
     if hand.passed:
-        return {"passed": True}
-    return {
+        return {"passed": True, "dealer": hand.dealer}
+    data = {
+        "dealer": hand.dealer,
         "taker": hand.taker,
         "contract": hand.contract,
         "bouts": hand.bouts,
@@ -128,6 +143,9 @@ def hand_data(hand: Hand) -> dict:
         "chelem": hand.chelem or None,
         "defence_chelem": hand.defence_chelem,
     }
+    if hand.miseres:
+        data["miseres"] = dict(sorted(hand.miseres.items(), key=lambda item: int(item[0])))
+    return data
 
 
 def dump(sheet: Sheet) -> dict:
@@ -136,10 +154,10 @@ def dump(sheet: Sheet) -> dict:
         "format": FORMAT,
         "name": sheet.name,
         # The server's time zone gives the offset; the instant is what the database holds.
-        "created": timezone.localtime(sheet.created).isoformat(),
+        "created": local_time(sheet.created).isoformat(),
         "players": list(sheet.seats.values_list("name", flat=True)),
         "first_dealer": sheet.first_dealer,
-        "rules": {},
+        "rules": sheet.game_rules.to_data(),
         "hands": [hand_data(hand) for hand in sheet.hands.iterator(chunk_size=500)],
     }
 
@@ -195,39 +213,41 @@ def is_int(value: object) -> bool:
 
 
 def shown(value: object) -> str:
-    """A value from the file, short enough to quote in a message."""
-    text = str(value)
+    """A value from the file, short enough to quote in a message, and safe to put on a page
+    (a lone surrogate is shown as its escape, "\\ud800")."""
+    text = player_names.encodable(str(value))
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def clean_name(value: object, *, collapse: bool = False) -> str:
-    """A name as the forms store it (stripped, or with its spaces collapsed); "" if invalid."""
-    if not isinstance(value, str):
+def clean_name(value: object) -> str:
+    """A name as the forms store it (``names.clean``); "" if invalid."""
+    if not isinstance(value, str) or "\x00" in value:
+        # The forms refuse NUL (Django's CharField) before cleaning: so does the import.
         return ""
-    name = " ".join(value.split()) if collapse else value.strip()
+    name = player_names.clean(value)
     try:
         # Lone surrogates (JSON's "\ud800") cannot be stored; the forms refuse NUL too.
         name.encode("utf-8")
     except UnicodeEncodeError:
         return ""
-    return "" if "\x00" in name else name
+    return name
 
 
 def read_players(value: object) -> tuple[str, ...]:
     """The players' names in seat order, checked as the new-session form checks them."""
     if not isinstance(value, list):
         refuse(_("Players: give the list of the players' names."), field="players")
-    if len(value) not in scoring.PLAYERS:
+    if len(value) not in scoring.SEATS:
         refuse(
-            _("Players: a table has 3, 4 or 5 players, not %(count)s."),
+            _("Players: a session has 3 to 6 players, not %(count)s."),
             field="players",
             count=len(value),
         )
     names: list[str] = []
     seen: set[str] = set()
     for number, name in enumerate(value, start=1):
-        # As the new-session form does: spaces collapsed, names unique whatever their case.
-        name = clean_name(name, collapse=True)
+        # As the new-session form does: cleaned, and compared by their key (names.py).
+        name = clean_name(name)
         if not 1 <= len(name) <= PLAYER_NAME_LENGTH:
             refuse(
                 _("Player %(number)s: give a name of 1 to %(length)s characters."),
@@ -235,20 +255,20 @@ def read_players(value: object) -> tuple[str, ...]:
                 number=number,
                 length=PLAYER_NAME_LENGTH,
             )
-        if name.casefold() in seen:
+        if player_names.key(name) in seen:
             refuse(
                 _("Player %(number)s: “%(name)s” is already at the table."),
                 field="players",
                 number=number,
                 name=name,
             )
-        seen.add(name.casefold())
+        seen.add(player_names.key(name))
         names.append(name)
     return tuple(names)
 
 
 def read_created(value: object) -> datetime:
-    """An ISO 8601 date and time with its offset."""
+    """An ISO 8601 date and time with its offset, from 2000-01-01 to 2100-12-31."""
     try:
         created = datetime.fromisoformat(value)
         if created.utcoffset() is None:
@@ -259,15 +279,74 @@ def read_created(value: object) -> datetime:
             _("Created: give the date and time with its offset, like 2026-11-27T20:41:00+01:00."),
             field="created",
         )
+    # Far from the ends of what a date can hold, so that every time zone can show it.
+    if not CREATED_FROM <= created.date() <= CREATED_UNTIL:
+        refuse(
+            _("Created: give a date from %(first)s to %(last)s."),
+            field="created",
+            first=CREATED_FROM.isoformat(),
+            last=CREATED_UNTIL.isoformat(),
+        )
     return created
 
 
-def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.Hand | None:
-    """One hand of the file, checked as the rules check an entered hand; None if passed."""
+def read_dealer(fields: dict, number: int, players: tuple[str, ...], rotation: int) -> int:
+    """The optional "dealer" of a hand: a seat, or by default whoever's turn it was."""
+    if "dealer" not in fields:
+        return rotation
+    dealer = fields.pop("dealer")
+    if not is_int(dealer) or dealer not in range(len(players)):
+        refuse(
+            _("Dealer: give the dealer's seat, a number from 0 to %(last)s."),
+            hand=number,
+            field="dealer",
+            last=len(players) - 1,
+        )
+    return dealer
+
+
+def read_miseres(fields: dict, number: int, players: tuple[str, ...]) -> dict[int, object]:
+    """The optional "miseres" of a hand: seat (a string) → 1 or 2, checked by the rules."""
+    miseres = fields.pop("miseres", {})
+    if not isinstance(miseres, dict):
+        refuse(
+            _("Misères: give each player's misères by seat, like {“2”: 1}."),
+            hand=number,
+            field="miseres",
+        )
+    seats = {str(seat) for seat in range(len(players))}
+    for seat, count in miseres.items():
+        if seat not in seats:
+            refuse(
+                _("Misère: seat %(value)s is not at the table."),
+                hand=number,
+                field="miseres",
+                value=shown(seat),
+            )
+        if not is_int(count):
+            refuse(
+                _("Misère of %(name)s: give 1 or 2."),
+                hand=number,
+                field="miseres",
+                name=players[int(seat)],
+            )
+    return {int(seat): count for seat, count in miseres.items()}
+
+
+def read_hand(
+    value: object,
+    number: int,
+    players: tuple[str, ...],
+    rules: scoring.Rules = scoring.FFT,
+    rotation: int = 0,
+) -> tuple[int, scoring.Hand | None]:
+    """One hand of the file, checked as the rules check an entered hand: (its dealer, the
+    hand or None if passed). ``rotation`` is the dealer when the file does not say."""
     if not isinstance(value, dict):
         refuse(_("give the hand as an object, like {“passed”: true}."), hand=number)
     fields = dict(value)
     passed = fields.pop("passed", False)
+    dealer = read_dealer(fields, number, players, rotation)
     if passed is True:
         if fields:
             refuse(
@@ -276,9 +355,10 @@ def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.H
                 field="passed",
                 key=shown(next(iter(fields))),
             )
-        return None
+        return dealer, None
     if passed is not False:
         refuse(_("Passed: write true, or leave it out."), hand=number, field="passed")
+    miseres = read_miseres(fields, number, players)
     for key in fields:
         if key not in HAND_KEYS:
             refuse(_("unknown field “%(key)s”."), hand=number, field=key, key=shown(key))
@@ -297,7 +377,8 @@ def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.H
         "taker": is_int(fields["taker"]),
         "contract": isinstance(fields["contract"], str),
         "bouts": is_int(fields["bouts"]),
-        "points": is_int(fields["points"]) or isinstance(fields["points"], Decimal),
+        "points": (is_int(fields["points"]) or isinstance(fields["points"], Decimal))
+        and scoring.card_points(fields["points"]) is not None,
         "partner": fields["partner"] is None or is_int(fields["partner"]),
         "petit_au_bout": fields["petit_au_bout"] is None or fields["petit_au_bout"] in Camp.values,
         "poignees": isinstance(poignees, dict),
@@ -327,14 +408,16 @@ def read_hand(value: object, number: int, players: tuple[str, ...]) -> scoring.H
     hand = scoring.Hand(
         seats=len(players),
         **{**fields, "poignees": {int(seat): size for seat, size in poignees.items()}},
+        dealer=dealer,
+        miseres=miseres,
     )
-    for problem in scoring.validate(hand):
+    for problem in scoring.validate(hand, rules):
         text = gettext("Hand %(number)s: %(problem)s") % {
             "number": number,
             "problem": problem.translated(gettext),
         }
         raise BackupError(text, hand=number, field=problem.field)
-    return hand
+    return dealer, hand
 
 
 def read(data: bytes | str) -> Backup:
@@ -368,8 +451,7 @@ def read(data: bytes | str) -> Backup:
     first_dealer = content["first_dealer"]
     if not is_int(first_dealer) or first_dealer not in range(len(players)):
         refuse(_("First dealer: choose one of the players at the table."), field="first_dealer")
-    if content["rules"] != {}:
-        refuse(_("Rules: this app has no house rules yet, so “rules” must be {}."), field="rules")
+    rules = read_rules(content["rules"], len(players))
     hands = content["hands"]
     if not isinstance(hands, list):
         refuse(_("Hands: give the list of hands."), field="hands")
@@ -380,15 +462,36 @@ def read(data: bytes | str) -> Backup:
             count=len(hands),
             most=MAX_HANDS,
         )
+    dealt = []
+    rotation = first_dealer
+    for number, hand in enumerate(hands, start=1):
+        dealer, played = read_hand(hand, number, players, rules, rotation)
+        dealt.append((dealer, played))
+        rotation = scoring.next_dealer(dealer, len(players))
     return Backup(
         name=name,
         created=created,
         players=players,
         first_dealer=first_dealer,
-        hands=tuple(
-            read_hand(hand, number, players) for number, hand in enumerate(hands, start=1)
-        ),
+        hands=tuple(dealt),
+        rules=rules,
     )
+
+
+def read_rules(value: object, seats: int) -> scoring.Rules:
+    """The session's "rules": each optional (missing is FFT), every one known and valid."""
+    try:
+        rules = scoring.Rules.from_data(value)
+    except scoring.InvalidRules as error:
+        problems = error.problems
+    else:
+        problems = scoring.check_rules(rules, seats)
+        if not problems:
+            return rules
+    problem = problems[0]
+    # The value quoted comes from the file: shown() escapes what a page cannot encode.
+    params = {name: shown(value) for name, value in problem.params.items()}
+    raise BackupError(gettext(problem.message) % params, field="rules")
 
 
 def restore(backup: Backup) -> Sheet:
@@ -397,8 +500,9 @@ def restore(backup: Backup) -> Sheet:
         backup.name,
         backup.players,
         backup.first_dealer,
+        rules=backup.rules,
         created=backup.created,
-        hands=((None, hand) for hand in backup.hands),
+        hands=backup.hands,
     )
 
 
@@ -432,6 +536,7 @@ def csv_header(names: list[str]) -> list[str]:
         "Petit au bout",
         "Poignées",
         "Chelem",
+        "Misère",
         *names,
     ]
 
@@ -445,7 +550,7 @@ def csv_row(row: sheets.Row, names: list[str]) -> list:
     partner = ""
     if hand.partner is not None:
         partner = names[hand.partner]
-    elif hand.seats == 5:
+    elif detail.players == 5:
         partner = gettext("alone")
     result = gettext("made by %(diff)s") if detail.made else gettext("lost by %(diff)s")
     chelem = [str(Chelem(hand.chelem).label)] if hand.chelem else []
@@ -465,6 +570,9 @@ def csv_row(row: sheets.Row, names: list[str]) -> list:
             f"{names[seat]}: {Poignee(size).label}" for seat, size in sorted(hand.poignees.items())
         ),
         ", ".join(chelem),
+        "; ".join(
+            f"{names[seat]}: {count}" for seat, count in sorted(hand.miseres.items()) if count
+        ),
     ]
 
 
@@ -483,6 +591,9 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
         line = csv_row(row, names)
         yield [*line, *blank[len(line) :], *row.scores]
     yield [gettext("Total"), *blank[1:], *sheet.totals]
+    # The rules every score above was computed under (RULES.md §6: "FFT" or the house rules).
+    words = [gettext(rule) for rule in rules.describe()] or ["FFT"]
+    yield [gettext("Rules"), "; ".join(words)]
 
 
 class _Echo:
@@ -506,4 +617,4 @@ def filename(sheet: Sheet, extension: str) -> str:
     """A file name made of the session's name and date, safe on every system."""
     name = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]', "-", sheet.name)
     name = " ".join(name.split()).strip(" .") or "tarot"
-    return f"{name} {timezone.localtime(sheet.created):%Y-%m-%d}.{extension}"
+    return f"{name} {local_time(sheet.created):%Y-%m-%d}.{extension}"

@@ -56,8 +56,8 @@ DODGE = 1.6
 MARKERS = 24
 # A line is drawn through every hand up to this many hands; beyond, through every k-th hand
 # and the last (a phone's width has fewer pixels than a long session has hands), so the chart
-# of a 10,000-hand session weighs what a 120-hand one does.
-POINTS = 120
+# of a 10,000-hand session weighs what a 60-hand one does (and reads 61 stored totals).
+POINTS = 60
 
 
 def signed(value: int) -> str:
@@ -122,10 +122,18 @@ def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[fl
 def sampled(hands: int) -> list[int]:
     """The hand numbers whose running totals the chart of ``hands`` hands draws (0 is the
     start): every hand up to ``POINTS``, then every k-th and the last; the markers' too."""
-    every = math.ceil(hands / MARKERS) if hands else 1
+    step, every = _steps(hands)
     marked = {*range(every, hands + 1, every), hands} - {0}
-    drawn = {*range(0, hands + 1, math.ceil(hands / POINTS) or 1), hands}
+    drawn = {*range(0, hands + 1, step), hands}
     return sorted(marked | drawn)
+
+
+def _steps(hands: int) -> tuple[int, int]:
+    """Every how many hands a line has a point, and a marker: markers sit on the line's
+    points, so a long session reads no more totals than the line draws."""
+    step = math.ceil(hands / POINTS) or 1
+    every = step * math.ceil(math.ceil(hands / MARKERS) / step) if hands else 1
+    return step, every
 
 
 def running_totals(
@@ -238,9 +246,9 @@ def draw(
         f'stroke="{MUTED}" stroke-width="1.5"/>'
     )
 
-    every = math.ceil(hands / MARKERS) if hands else 1
+    step, every = _steps(hands)
     marked = sorted(({*range(every, hands + 1, every), hands} - {0}) & points.keys())
-    drawn = sorted({*range(0, hands + 1, math.ceil(hands / POINTS) or 1), hands} & points.keys())
+    drawn = sorted({*range(0, hands + 1, step), hands} & points.keys())
     dodges = [(seat - (players - 1) / 2) * DODGE for seat in range(players)]
     line_ends = [y_of(line[hands]) + dodge for line, dodge in zip(series, dodges, strict=True)]
     label_ys = _spread(line_ends, TOP + 6, HEIGHT - 8, LABEL_GAP)

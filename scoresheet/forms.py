@@ -11,19 +11,122 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import backup as backups
+from scoresheet import names as player_names
 from scoresheet import scoring
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
-MAX_SEATS = 5
+MAX_SEATS = max(scoring.SEATS)
 NAME_LENGTH = 40
 
 
-class SheetForm(forms.Form):
-    """A new session: 3 to 5 player names, the first dealer, an optional name."""
+def choose(what):
+    """Error messages for a choice that names the field."""
+    return {"required": what, "invalid_choice": what, "invalid": what}
+
+
+class RulesForm(forms.Form):
+    """A session's house rules (RULES.md §6); every default is the FFT's."""
+
+    poignees = forms.ChoiceField(
+        label="Poignées",
+        choices=[
+            ("20-30-40", _("20, 30, 40 (FFT)")),
+            ("20-40-60", "20, 40, 60"),
+        ],
+        initial="20-30-40",
+        # A form that leaves a rule out plays it the FFT's way.
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_("What a simple, double and triple poignée are worth."),
+        error_messages=choose(_("Poignées: choose 20, 30, 40 or 20, 40, 60.")),
+    )
+    rounding = forms.TypedChoiceField(
+        label=_("Rounding"),
+        choices=[(1, _("none (FFT)")), (5, _("to 5")), (10, _("to 10"))],
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=1,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "The difference is rounded to the nearest 5 or 10, halves up: 25 + 8 → 25 + 10."
+        ),
+        error_messages=choose(_("Rounding: choose none, 5 or 10.")),
+    )
+    misere = forms.TypedChoiceField(
+        label="Misère",
+        choices=[(0, _("off (FFT)")), (10, "10"), (20, "20")],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "A player dealt no trump or no face card announces it, and is paid this much by "
+            "every other player in the hand."
+        ),
+        error_messages=choose(_("Misère: choose off, 10 or 20.")),
+    )
+    dealer_sits_out = forms.BooleanField(
+        label=_("The dealer sits out each hand"),
+        required=False,
+        help_text=_("At 5 players, 4 play each hand and the dealer scores 0; at 6, always."),
+    )
+
+    def __init__(self, *args, seats: int | None = None, **kwargs):
+        """``seats``: a session's, when it has one: "the dealer sits out" is then a choice at
+        5 seats only (RULES.md §6: always at 6, never at 3 or 4)."""
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        if seats is not None and seats != 5 and "dealer_sits_out" in self.fields:
+            del self.fields["dealer_sits_out"]
+
+    def rules(self) -> scoring.Rules:
+        data = self.cleaned_data
+        if "dealer_sits_out" in self.fields:
+            sits_out = bool(data.get("dealer_sits_out"))
+        else:
+            sits_out = self.seats == 6
+        return scoring.Rules(
+            poignees=data.get("poignees") or scoring.FFT.poignees,
+            rounding=data["rounding"],
+            misere=data["misere"],
+            dealer_sits_out=sits_out,
+        )
+
+    def check_seats(self, seats: int) -> scoring.Rules | None:
+        """The rules, or None with the reason on its field when ``seats`` cannot play them."""
+        if any(name in self.errors for name in ("poignees", "rounding", "misere")):
+            return None
+        rules = self.rules()
+        for problem in scoring.check_rules(rules, seats):
+            field = problem.field if problem.field in self.fields else None
+            self.add_error(field, problem.translated(gettext))
+        return None if self.errors else rules
+
+    @classmethod
+    def initial_from(cls, rules: scoring.Rules) -> dict:
+        return rules.to_data()
+
+    def rule_fields(self):
+        names = ("poignees", "rounding", "misere", "dealer_sits_out")
+        return [self[name] for name in names if name in self.fields]
+
+    def house_rules_open(self) -> bool:
+        """Open the fold when a house rule is chosen or wrong."""
+        fields = self.rule_fields()
+        if not self.is_bound:
+            return any(self.initial.get(f.name) not in (None, f.field.initial) for f in fields)
+        rules = self.cleaned_data.get("rules") if self.is_valid() else None
+        return any(f.errors for f in fields) or bool(rules and not rules.is_fft)
+
+
+class SheetForm(RulesForm):
+    """A new session: 3 to 6 player names, the first dealer, an optional name, its rules."""
 
     players = forms.TypedChoiceField(
         label=_("Number of players"),
-        choices=[(n, str(n)) for n in scoring.PLAYERS],
+        choices=[(n, str(n)) for n in scoring.SEATS],
         coerce=int,
         initial=4,
         widget=forms.RadioSelect,
@@ -64,7 +167,7 @@ class SheetForm(forms.Form):
         seen = {}
         for seat in range(MAX_SEATS):
             field = f"player_{seat}"
-            name = " ".join((data.get(field) or "").split())
+            name = player_names.clean(data.get(field) or "")
             if seat >= players:
                 continue
             if not name:
@@ -72,7 +175,15 @@ class SheetForm(forms.Form):
                     field, gettext("Player %(number)s: enter a name.") % {"number": seat + 1}
                 )
                 continue
-            folded = name.casefold()
+            if len(name) > NAME_LENGTH:
+                # NFC can lengthen a name the field's own check let through.
+                self.add_error(
+                    field,
+                    gettext("Player %(number)s: a name has at most %(length)s characters.")
+                    % {"number": seat + 1, "length": NAME_LENGTH},
+                )
+                continue
+            folded = player_names.key(name)
             if folded in seen:
                 self.add_error(
                     field,
@@ -88,23 +199,35 @@ class SheetForm(forms.Form):
             self.add_error(
                 "first_dealer", gettext("First dealer: choose one of the players at the table.")
             )
-        if not data.get("name"):
+        if players == 6:
+            # RULES.md §6: at 6 seats the dealer always sits out.
+            data["dealer_sits_out"] = True
+        elif players < 5:
+            data["dealer_sits_out"] = False
+        data["rules"] = self.check_seats(players)
+        data["name"] = player_names.clean(data.get("name") or "")
+        if len(data["name"]) > self.fields["name"].max_length:
+            self.add_error(
+                "name",
+                gettext("Session name: a name has at most %(length)s characters.")
+                % {"length": self.fields["name"].max_length},
+            )
+        if not data["name"]:
             data["name"] = date_format(timezone.localtime(), "DATETIME_FORMAT")
         return data
 
 
 class PointsField(forms.DecimalField):
-    """Card points; accepts a decimal comma, as French keyboards type it."""
+    """Card points, read by ``scoring.card_points`` (as the preview and the import read them):
+    digits with at most one decimal, after a point or a comma as French keyboards type it."""
 
     def to_python(self, value):
-        if isinstance(value, str):
-            value = value.strip().replace(",", ".")
-        return super().to_python(value)
-
-
-def choose(what):
-    """Error messages for a choice that names the field."""
-    return {"required": what, "invalid_choice": what, "invalid": what}
+        if value in self.empty_values:
+            return None
+        points = scoring.card_points(str(value))
+        if points is None:
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return points
 
 
 class HandForm(forms.Form):
@@ -147,7 +270,9 @@ class HandForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "decimal", "min": 0, "max": 91}),
         error_messages={
             "required": _("Points: enter the card points."),
-            "invalid": _("Points: enter a number between 0 and 91."),
+            "invalid": _(
+                "Points: enter a number between 0 and 91, in whole or half points (49 or 40.5)."
+            ),
             "min_value": _("Points: enter a number between 0 and 91."),
             "max_value": _("Points: enter a number between 0 and 91."),
         },
@@ -173,12 +298,43 @@ class HandForm(forms.Form):
     )
     defence_chelem = forms.BooleanField(label=_("Chelem by the defence"), required=False)
 
-    def __init__(self, *args, seats, rules: scoring.Rules = scoring.FFT, **kwargs):
+    def __init__(
+        self,
+        *args,
+        seats,
+        rules: scoring.Rules = scoring.FFT,
+        dealer: int = 0,
+        editing: bool = False,
+        **kwargs,
+    ):
+        """``seats``: the session's player names; ``dealer``: who deals this hand. A
+        correction (``editing``) can also correct who dealt."""
         super().__init__(*args, **kwargs)
         self.rules = rules
         self.seats = list(seats)
-        self.players = len(self.seats)
-        names = [(seat, name) for seat, name in enumerate(self.seats)]
+        # The seats in the session, and how many of them play this hand.
+        self.seat_count = len(self.seats)
+        self.players = rules.players(self.seat_count)
+        if editing:
+            self.fields["dealer"] = forms.TypedChoiceField(
+                label=_("Dealer"),
+                choices=list(enumerate(self.seats)),
+                coerce=int,
+                initial=dealer,
+                # Left out, the hand keeps the dealer it has.
+                required=False,
+                empty_value=dealer,
+                widget=forms.Select,
+                error_messages=choose(_("Dealer: choose one of the players at the table.")),
+            )
+            if self.is_bound:
+                posted = self.data.get("dealer")
+                if str(posted).isdigit() and int(posted) < self.seat_count:
+                    dealer = int(posted)
+        self.dealer = dealer
+        # RULES.md §6: the dealer sits out and takes no role.
+        self.sitting_out = dealer if rules.dealer_sits_out else None
+        names = [(seat, name) for seat, name in enumerate(self.seats) if seat != self.sitting_out]
         self.fields["taker"].choices = names
         trumps = scoring.POIGNEE_TRUMPS.get(self.players, {})
         if self.players == 5:
@@ -187,6 +343,19 @@ class HandForm(forms.Form):
             del self.fields["partner"]
         step = "0.5" if self.players in (3, 5) else "1"
         self.fields["points"].widget.attrs["step"] = step
+        if rules.misere:
+            for seat, name in names:
+                self.fields[f"misere_{seat}"] = forms.TypedChoiceField(
+                    label=name,
+                    choices=[("", _("none")), (1, "1"), (2, "2")],
+                    coerce=int,
+                    empty_value=None,
+                    required=False,
+                    widget=forms.RadioSelect,
+                    error_messages=choose(
+                        _("Misère of %(name)s: choose none, 1 or 2.") % {"name": name}
+                    ),
+                )
         for seat, name in names:
             self.fields[f"poignee_{seat}"] = forms.ChoiceField(
                 label=name,
@@ -211,6 +380,14 @@ class HandForm(forms.Form):
                 uuid.UUID(str(self.data.get("key")))
             except ValueError:
                 self.renew_key()
+            try:
+                self.fields["version"].clean(self.data.get("version"))
+            except ValidationError:
+                # A hidden field no one can fix: say the form expired (not "check the
+                # highlighted fields"), and let the edit start again from the stored hand.
+                self.data = self.data.copy()
+                self.data["version"] = ""
+                self.expired = True
 
     def renew_key(self):
         """Give the form a fresh key: its own was broken or belongs to another sheet."""
@@ -223,8 +400,20 @@ class HandForm(forms.Form):
     def step(self) -> str:
         return self.fields["points"].widget.attrs["step"]
 
+    @property
+    def sitting_out_name(self) -> str | None:
+        return None if self.sitting_out is None else self.seats[self.sitting_out]
+
+    def playing_seats(self) -> list[int]:
+        return [seat for seat in range(self.seat_count) if seat != self.sitting_out]
+
     def poignee_fields(self):
-        return [self[f"poignee_{seat}"] for seat in range(self.players)]
+        return [self[f"poignee_{seat}"] for seat in self.playing_seats()]
+
+    def misere_fields(self):
+        if not self.rules.misere:
+            return []
+        return [self[f"misere_{seat}"] for seat in self.playing_seats()]
 
     def announcement_fields(self):
         """The fields folded under "announcements": open the fold when one is set or wrong."""
@@ -233,6 +422,7 @@ class HandForm(forms.Form):
             *self.poignee_fields(),
             self["chelem"],
             self["defence_chelem"],
+            *self.misere_fields(),
         ]
 
     def announcements_open(self) -> bool:
@@ -261,6 +451,8 @@ class HandForm(forms.Form):
         for problem in scoring.validate(hand, self.rules):
             if problem.field == "poignees" and problem.seat is not None:
                 field = f"poignee_{problem.seat}"
+            elif problem.field == "miseres" and f"misere_{problem.seat}" in self.fields:
+                field = f"misere_{problem.seat}"
             elif problem.field in self.fields:
                 field = problem.field
             else:
@@ -273,7 +465,7 @@ class HandForm(forms.Form):
     def scoring_hand(self) -> scoring.Hand:
         data = self.cleaned_data
         return scoring.Hand(
-            seats=self.players,
+            seats=self.seat_count,
             taker=data["taker"],
             contract=data["contract"],
             bouts=data["bouts"],
@@ -282,21 +474,28 @@ class HandForm(forms.Form):
             petit_au_bout=data.get("petit_au_bout") or None,
             poignees={
                 seat: data.get(f"poignee_{seat}")
-                for seat in range(self.players)
+                for seat in self.playing_seats()
                 if data.get(f"poignee_{seat}")
             },
             chelem=data.get("chelem") or None,
             defence_chelem=bool(data.get("defence_chelem")),
+            dealer=self.dealer,
+            miseres={
+                seat: data.get(f"misere_{seat}")
+                for seat in self.playing_seats()
+                if data.get(f"misere_{seat}")
+            },
         )
 
     @classmethod
     def initial_from(cls, hand) -> dict:
         """Initial data that prefills the form with a stored hand (to edit it)."""
         if hand.passed:
-            return {"key": hand.key, "version": hand.version}
+            return {"key": hand.key, "version": hand.version, "dealer": hand.dealer}
         initial = {
             "key": hand.key,
             "version": hand.version,
+            "dealer": hand.dealer,
             "taker": hand.taker,
             "contract": hand.contract,
             "partner": "" if hand.partner is None else hand.partner,
@@ -309,6 +508,8 @@ class HandForm(forms.Form):
         }
         for seat, size in hand.poignees.items():
             initial[f"poignee_{seat}"] = size
+        for seat, count in hand.miseres.items():
+            initial[f"misere_{seat}"] = count
         return initial
 
 

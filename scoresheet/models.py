@@ -10,10 +10,10 @@ import secrets
 import uuid
 
 from django.db import models
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoresheet import names as player_names
 from scoresheet import scoring
 from scoresheet import sheet as sheets
 
@@ -64,8 +64,8 @@ class Sheet(models.Model):
 
     @property
     def game_rules(self) -> scoring.Rules:
-        """The rules every hand of this session is scored under."""
-        return scoring.FFT
+        """The rules every hand of this session is scored under (stored as ``to_data()``)."""
+        return scoring.Rules.from_data(self.rules)
 
     def summary(self) -> sheets.Sheet:
         """The totals, ranks, hand count and next dealer, as stored: no hand is read."""
@@ -84,12 +84,14 @@ class Seat(models.Model):
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(_("name"), max_length=40)
+    # names.key(name), computed in Python on every write: the one way names are compared.
+    key = player_names.NameKeyField()
 
     class Meta:
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["sheet", "position"], name="seat_position_unique"),
-            models.UniqueConstraint(Lower("name"), "sheet", name="seat_name_unique_ci"),
+            models.UniqueConstraint(fields=["sheet", "key"], name="seat_name_key_unique"),
         ]
 
     def __str__(self):
@@ -145,6 +147,8 @@ class Hand(models.Model):
     poignees = models.JSONField(default=dict, blank=True)
     chelem = models.CharField(max_length=16, choices=Chelem.choices, blank=True)
     defence_chelem = models.BooleanField(default=False)
+    # {"seat": 1 | 2}: the misères announced, when the session plays them.
+    miseres = models.JSONField(default=dict, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     # Bumped by every correction, so two phones editing one hand cannot overwrite each other.
     version = models.PositiveIntegerField(default=1, editable=False)
@@ -164,6 +168,7 @@ class Hand(models.Model):
         "poignees",
         "chelem",
         "defence_chelem",
+        "miseres",
     )
 
     class Meta:
@@ -185,12 +190,12 @@ class Hand(models.Model):
         detail = scoring.breakdown(hand, rules) if hand is not None else None
         return sheets.Row(self.number, self.dealer, hand, detail, tuple(self.scores))
 
-    def to_scoring(self, players: int) -> scoring.Hand | None:
-        """The hand for ``scoring``; None for a passed deal."""
+    def to_scoring(self, seats: int) -> scoring.Hand | None:
+        """The hand for ``scoring`` at a table of ``seats``; None for a passed deal."""
         if self.passed:
             return None
         return scoring.Hand(
-            seats=players,
+            seats=seats,
             taker=self.taker,
             contract=self.contract,
             bouts=self.bouts,
@@ -200,6 +205,8 @@ class Hand(models.Model):
             poignees={int(seat): size for seat, size in self.poignees.items()},
             chelem=self.chelem or None,
             defence_chelem=self.defence_chelem,
+            dealer=self.dealer,
+            miseres={int(seat): count for seat, count in self.miseres.items()},
         )
 
     @classmethod
@@ -215,5 +222,7 @@ class Hand(models.Model):
             poignees={str(seat): str(size) for seat, size in hand.poignees.items() if size},
             chelem=str(hand.chelem or ""),
             defence_chelem=hand.defence_chelem,
+            dealer=hand.dealer,
+            miseres={str(seat): count for seat, count in hand.miseres.items() if count},
             **fields,
         )

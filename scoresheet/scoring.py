@@ -394,19 +394,44 @@ def _as_int(value: object) -> int | None:
 
 
 def card_points(value: object) -> Decimal | None:
-    """Card points as a Decimal, from an int, a float, a Decimal or a string ("40.5", "40,5");
-    None when it is not a finite number."""
+    """Card points as a Decimal (49, 40.5), or None when ``value`` is not a number of card
+    points. The one parser of the form, the preview and the import.
+
+    Text is read strictly: digits, then at most one decimal after a point or a comma ("40.5",
+    "40,5"), so no exponent ("1e-999999999", "0e-20000") ever reaches Decimal arithmetic or a
+    database. A number (int, float, Decimal: a backup's JSON) is taken by value when it is below
+    a million with at most six decimals; a whole value comes back whole, and one decimal at most
+    stays one (40.50 is 40.5)."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, float):
-        value = repr(value)
     if isinstance(value, str):
-        value = value.strip().replace(",", ".")
+        whole, _point, decimals = value.strip().replace(",", ".", 1).partition(".")
+        digits = whole + decimals
+        if not (digits.isascii() and digits.isdigit()):
+            return None
+        if len(whole) > 6 or len(decimals) > 1:
+            return None
+        value = f"{whole or 0}.{decimals or 0}"
+    elif isinstance(value, float):
+        value = repr(value)
+    elif not isinstance(value, int | Decimal):
+        return None
     try:
         points = Decimal(value)
     except (InvalidOperation, TypeError, ValueError):
         return None
-    return points if points.is_finite() else None
+    if not points.is_finite():
+        return None
+    if points.is_zero():
+        return Decimal(0)
+    # adjusted() is the exponent of the leading digit: no arithmetic yet, so nothing overflows.
+    if points.adjusted() > 5:
+        return None
+    for step in (Decimal(1), Decimal("0.1"), Decimal("0.000001")):
+        exact = points.quantize(step)
+        if exact == points:
+            return exact.normalize() if step == Decimal("0.000001") else exact
+    return None
 
 
 @dataclass(frozen=True)

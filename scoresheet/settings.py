@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "csp",
     "django_htmx",
+    "django_ratelimit",
     "template_partials",
     "scoresheet",
 ]
@@ -91,6 +92,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "scoresheet.throttle.RateLimitMiddleware",
 ]
 
 ROOT_URLCONF = "scoresheet.urls"
@@ -141,7 +143,26 @@ else:
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # The rate limit's counters (scoresheet/throttle.py): a table of the app's database, so
+    # every worker and every app server counts together; its incr() is atomic.
+    "ratelimit": {
+        "BACKEND": "scoresheet.throttle.CounterCache",
+        "LOCATION": "scoresheet_ratelimit",
+        # Culling would forget counts: a count lives two minutes, this is far above a club's.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
 }
+
+# At most RATE_LIMIT POSTs (saves, corrections, previews, new sessions, imports) per client IP
+# and per session: "120/m" is about 2 a second for a whole minute, several times what the
+# fastest table sends (README, "Hardening"). Beyond it: 429 and a message, nothing written.
+RATE_LIMIT = os.environ.get("RATE_LIMIT", "120/m")
+RATELIMIT_USE_CACHE = "ratelimit"
+# If the counter cannot be read, the table keeps playing: a hand is worth more than a limit.
+RATELIMIT_FAIL_OPEN = True
+# django-ratelimit warns about any cache but memcached and Redis; CounterCache is a shared
+# cache with an atomic increment, which is what the warning is about.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 # The browser's own list of sheets lives in a signed cookie: no table grows with visitors.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

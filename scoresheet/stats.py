@@ -2,8 +2,10 @@
 
 Pure Python like ``scoring`` and ``sheet``: no Django import, no I/O. The definitions:
 
-- **Attack** is the taker and, at 5 players, the called partner; every other player at the
-  table is a **defender**. A taker who called themselves ("alone") has no partner.
+- **Attack** is the taker and, at 5 players, the called partner; every other player in the
+  hand is a **defender**. A dealer who sits out the hand (RULES.md §6) is neither, and the
+  hand counts for nothing in their statistics, streak included. A taker who called
+  themselves ("alone") has no partner.
 - **Made / lost** and the **success rate by contract** count the hands a player *took*.
 - **Average as taker / as defender**: the mean of the player's own row score over the hands they
   took / defended, rounded to the point (half away from zero). Passed deals are in neither.
@@ -292,6 +294,10 @@ class Counters:
                 tallies[_seat(seat)].poignees[Poignee(size)] += 1
 
         for seat, (tally, score) in enumerate(zip(tallies, row.scores, strict=True)):
+            if seat == detail.sitting_out:
+                # RULES.md §6: the dealer sat this hand out; it counts for nothing, as a
+                # passed deal does.
+                continue
             attack = seat in (taker, partner)
             camp = Camp.ATTACK if attack else Camp.DEFENCE
             if seat == taker:

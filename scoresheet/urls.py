@@ -1,9 +1,25 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from scoresheet import offline, views
 
 READ_ONLY = {"readonly": True}
+
+
+class HandNumber:
+    """A hand's number, from 1: at most nine digits, so an absurd number is a 404 before any
+    query (a database cannot skip 10**20 rows)."""
+
+    regex = "[0-9]{1,9}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(HandNumber, "hand")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,9 +32,10 @@ urlpatterns = [
     path("s/<str:token>/", views.sheet, name="sheet"),
     path("s/<str:token>/hands/new/", views.hand_new, name="hand_new"),
     path("s/<str:token>/hands/preview/", views.hand_preview, name="hand_preview"),
-    path("s/<str:token>/hands/<int:number>/edit/", views.hand_edit, name="hand_edit"),
-    path("s/<str:token>/hands/<int:number>/delete/", views.hand_delete, name="hand_delete"),
+    path("s/<str:token>/hands/<hand:number>/edit/", views.hand_edit, name="hand_edit"),
+    path("s/<str:token>/hands/<hand:number>/delete/", views.hand_delete, name="hand_delete"),
     path("s/<str:token>/undo/", views.undo, name="undo"),
+    path("s/<str:token>/rules/", views.rules, name="rules"),
     path("s/<str:token>/export.csv", views.export_csv, name="export_csv"),
     path("s/<str:token>/backup.json", views.export_json, name="export_json"),
     path("s/<str:token>/stats/", views.statistics, name="statistics"),

@@ -20,14 +20,16 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, scoring, stats, writes
-from scoresheet.forms import HandForm, ImportForm, SheetForm
+from scoresheet import backup, chart, recent, scoring, stats, writes
+from scoresheet.forms import HandForm, ImportForm, RulesForm, SheetForm
 from scoresheet.models import Hand, Sheet
+from scoresheet.templatetags.scoresheet import rules_words
 
 RECENT_SHEETS = 30
-KNOWN_NAMES = 40
-# The sheet page shows the latest hands, and earlier ones this many at a time.
-SHOWN = 100
+# The sheet page shows the latest hands (what the table looks back at), and "Earlier hands"
+# pages back through the others, a longer page at a time: no page grows with the session.
+LATEST = 20
+PAGE = 100
 # A hand number beyond this is no hand (and too big for the database's integers).
 MAX_NUMBER = 2**31 - 1
 # A read-only link in this browser's list of sheets, beside the full-access tokens.
@@ -35,14 +37,16 @@ READ_ONLY = "v/"
 
 
 def remember(request, sheet: Sheet, names=(), readonly: bool = False) -> None:
-    """Keep the sheet (and names typed) in this browser's own session, newest first."""
+    """Keep the sheet's token in this browser's own session, newest first.
+
+    Tokens only (``names`` is not kept): the cookie stays far below the 4 KB browsers keep,
+    however long the names; the names the new-session form suggests come from these sheets.
+    """
     entry = READ_ONLY + sheet.view_token if readonly else sheet.token
     entries = [e for e in request.session.get("sheets", []) if e != entry]
     request.session["sheets"] = [entry, *entries][:RECENT_SHEETS]
-    if names:
-        folded = {name.casefold() for name in names}
-        known = [n for n in request.session.get("names", []) if n.casefold() not in folded]
-        request.session["names"] = [*names, *known][:KNOWN_NAMES]
+    # Cookies written before names were looked up carried them: drop them.
+    request.session.pop("names", None)
 
 
 def get_sheet(token: str, readonly: bool = False) -> Sheet:
@@ -93,12 +97,12 @@ def shown_page(request) -> int | None:
 
 
 def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = None, **extra):
-    """Everything the sheet page shows: the totals, and the ``SHOWN`` hands before ``before``
-    (the latest ones by default), read from what is stored."""
+    """Everything the sheet page shows: the totals, and the ``LATEST`` hands, or the ``PAGE``
+    hands before ``before``, read from what is stored."""
     names = seat_names(sheet)
     latest = before is None or before > sheet.hand_count
     end = sheet.hand_count + 1 if latest else before
-    start = max(1, end - SHOWN)
+    start = max(1, end - (LATEST if latest else PAGE))
     hands = list(sheet.hands.filter(number__gte=start, number__lt=end))
     rules = sheet.game_rules
     last_hand = hands[-1] if latest and hands else None
@@ -113,7 +117,7 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
         "hidden": start - 1,
         "later": 0 if latest else sheet.hand_count - end + 1,
         "earlier_page": start,
-        "later_page": end + SHOWN if end + SHOWN <= sheet.hand_count else None,
+        "later_page": end + PAGE if end + PAGE <= sheet.hand_count else None,
         "scored": sheet.summary(),
         "chart": running_chart(sheet, names),
         "last_hand": last_hand,
@@ -173,13 +177,15 @@ def new_sheet(request):
     form = SheetForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        sheet = writes.create_sheet(data["name"], data["names"], data["first_dealer"])
+        sheet = writes.create_sheet(
+            data["name"], data["names"], data["first_dealer"], rules=data["rules"]
+        )
         remember(request, sheet, data["names"])
         return redirect(sheet)
     return render(
         request,
         "scoresheet/new_sheet.html",
-        {"form": form, "known_names": request.session.get("names", [])},
+        {"form": form, "known_names": recent.known_names(request.session.get("sheets", []))},
     )
 
 
@@ -231,26 +237,49 @@ def appended(request, change: writes.Change, names: list[str]):
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def form_page(request, sheet, form, *, editing=False, number=None, dealer=None, preview=None):
+def form_page(request, sheet, form, *, editing=False, number=None, preview=None):
     """The hand form: a whole page, or the fragment htmx puts under the sheet."""
     template = "scoresheet/hand_form.html"
     if request.htmx:
         template += "#entry"
     if number is None:
         number = sheet.hand_count + 1
-    if dealer is None and editing:
-        dealer = sheet.hands.filter(number=number).values_list("dealer", flat=True).first()
-    if dealer is None:
-        dealer = sheet.next_dealer
     context = {
         "sheet": sheet,
         "form": form,
         "editing": editing,
         "number": number,
-        "dealer": form.seats[dealer],
+        "dealer": form.seats[form.dealer],
         "preview": preview,
     }
     return render(request, template, context)
+
+
+def hand_form(
+    sheet: Sheet, seats: list[str], data=None, *, editing: bool = False, hand: Hand | None = None
+) -> HandForm:
+    """The hand form under the session's rules: a new hand (dealt by whoever's turn it is), or
+    a correction (``editing``, or prefilled from ``hand``) that can also correct the dealer."""
+    if editing and data is not None:
+        # The hand the correction's key names keeps its dealer unless the form changes it.
+        key = parse_key(data.get("key"))
+        stored = sheet.hands.filter(key=key).values_list("dealer", flat=True).first()
+        return HandForm(
+            data,
+            seats=seats,
+            rules=sheet.game_rules,
+            dealer=sheet.next_dealer if stored is None else stored,
+            editing=True,
+        )
+    if hand is not None:
+        return HandForm(
+            seats=seats,
+            rules=sheet.game_rules,
+            dealer=hand.dealer,
+            editing=True,
+            initial=HandForm.initial_from(hand),
+        )
+    return HandForm(data, seats=seats, rules=sheet.game_rules, dealer=sheet.next_dealer)
 
 
 def preview_of(form: HandForm) -> dict:
@@ -261,7 +290,10 @@ def preview_of(form: HandForm) -> dict:
     detail = scoring.breakdown(hand, form.rules)
     return {
         "breakdown": detail,
-        "scores": list(zip(form.seats, detail.scores, strict=True)),
+        "scores": [
+            (name, value, seat == detail.sitting_out)
+            for seat, (name, value) in enumerate(zip(form.seats, detail.scores, strict=True))
+        ],
         "warnings": [w.translated(_) for w in scoring.warnings(hand, form.rules)],
         "converted": form.cleaned_data.get("counted_by_defence"),
     }
@@ -279,9 +311,9 @@ def hand_new(request, token):
     sheet = get_sheet(token)
     seats = seat_names(sheet)
     if request.method == "GET":
-        return form_page(request, sheet, HandForm(seats=seats, rules=sheet.game_rules))
+        return form_page(request, sheet, hand_form(sheet, seats))
 
-    form = HandForm(request.POST, seats=seats, rules=sheet.game_rules)
+    form = hand_form(sheet, seats, request.POST)
     if "preview" in request.POST:
         return form_page(request, sheet, form, preview=preview_of(form))
     if "passed" in request.POST:
@@ -292,6 +324,10 @@ def hand_new(request, token):
             return form_page(request, sheet, form)
     elif form.is_valid():
         hand, key = form.cleaned_data["hand"], form.cleaned_data["key"]
+    elif sheet.hands.filter(key=parse_key(request.POST.get("key"))).exists():
+        # The same form sent again once its hand was stored: the deal has moved on since
+        # (the next dealer may sit out and be its taker), but it is the same hand, stored once.
+        return updated(request, sheet)
     else:
         return form_page(request, sheet, form)
     try:
@@ -314,7 +350,10 @@ def hand_new(request, token):
 def hand_preview(request, token):
     """The live preview under the hand form: the row it would save, or what is wrong."""
     sheet = get_sheet(token)
-    form = HandForm(request.POST, seats=seat_names(sheet), rules=sheet.game_rules)
+    # A correction's form carries who dealt; a new hand is dealt by whoever's turn it is.
+    form = hand_form(
+        sheet, seat_names(sheet), request.POST, editing=bool(request.POST.get("version"))
+    )
     return render(
         request,
         "scoresheet/hand_form.html#preview",
@@ -329,24 +368,36 @@ def hand_edit(request, token, number):
     seats = seat_names(sheet)
     if request.method == "GET":
         hand = hand_at(sheet, number)
-        form = HandForm(seats=seats, rules=sheet.game_rules, initial=HandForm.initial_from(hand))
-        return form_page(request, sheet, form, editing=True, number=number, dealer=hand.dealer)
+        form = hand_form(sheet, seats, hand=hand)
+        return form_page(request, sheet, form, editing=True, number=number)
 
-    form = HandForm(request.POST, seats=seats, rules=sheet.game_rules)
-    if "preview" in request.POST or not form.is_valid():
+    form = hand_form(sheet, seats, request.POST, editing=True)
+    passed = "passed" in request.POST
+    if "preview" in request.POST or (not passed and not form.is_valid()):
         preview = preview_of(form) if "preview" in request.POST else None
         return form_page(request, sheet, form, editing=True, number=number, preview=preview)
-    data = form.cleaned_data
+    if passed:
+        # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
+        key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
+        if key is None or form.expired:
+            form.is_valid()
+            return form_page(request, sheet, form, editing=True, number=number)
+        hand = None
+    else:
+        data = form.cleaned_data
+        key, version, hand = data["key"], data.get("version"), data["hand"]
     try:
-        change = writes.correct_hand(token, data["key"], data.get("version"), data["hand"])
+        change = writes.correct_hand(token, key, version, hand, dealer=form.dealer)
     except scoring.InvalidHand as error:
         refused(form, error)
         return form_page(request, sheet, form, editing=True, number=number)
+    except writes.HandRefused as error:
+        for message in error.messages(_):
+            form.add_error(None, message)
+        return form_page(request, sheet, form, editing=True, number=number)
     if change.conflict:
         # Someone saved this hand since this form was opened: show theirs, keep it.
-        current = HandForm(
-            seats=seats, rules=sheet.game_rules, initial=HandForm.initial_from(change.hand)
-        )
+        current = hand_form(change.sheet, seats, hand=change.hand)
         current.conflict = True
         return form_page(
             request,
@@ -354,7 +405,6 @@ def hand_edit(request, token, number):
             current,
             editing=True,
             number=change.number,
-            dealer=change.hand.dealer,
         )
     if not change.done:
         messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
@@ -390,6 +440,12 @@ def hand_delete(request, token, number):
     return updated(request, change.sheet)
 
 
+def parse_version(data) -> int | None:
+    """The version a correction started from, or None when it is not a version."""
+    value = data.get("version", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
+
+
 def parse_key(value) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(value))
@@ -406,6 +462,57 @@ def undo(request, token):
     else:
         messages.info(request, _("Nothing to undo: the last hand has changed."))
     return updated(request, change.sheet)
+
+
+@require_http_methods(["GET", "POST"])
+def rules(request, token):
+    """Change the session's rules: the new totals first, then every hand re-scored at once."""
+    sheet = get_sheet(token)
+    if request.method == "GET":
+        form = RulesForm(initial=sheet.game_rules.to_data(), seats=len(sheet.totals))
+        return render(request, "scoresheet/rules.html", {"sheet": sheet, "form": form})
+    form = RulesForm(request.POST, seats=len(sheet.totals))
+    context = {"sheet": sheet, "form": form}
+    proposed = form.check_seats(len(sheet.totals)) if form.is_valid() else None
+    if proposed is not None:
+        # A confirmation applies the totals it showed, or shows them again.
+        shown = request.POST.get("revision")
+        if "confirm" in request.POST and shown == str(sheet.revision):
+            try:
+                change = writes.change_rules(token, proposed)
+            except (scoring.InvalidRules, writes.HandRefused) as error:
+                refused_rules(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("Rules changed to %(rules)s: every hand was re-scored.")
+                    % {"rules": rules_words(proposed)},
+                )
+                return redirect(change.sheet)
+        else:
+            try:
+                totals = writes.rescored_under(sheet, proposed)
+            except (scoring.InvalidRules, writes.HandRefused) as error:
+                refused_rules(form, error)
+            else:
+                names = seat_names(sheet)
+                context |= {
+                    "proposed": proposed,
+                    "comparison": list(zip(names, sheet.totals, totals, strict=True)),
+                    "changed_meanwhile": "confirm" in request.POST,
+                }
+    return render(request, "scoresheet/rules.html", context)
+
+
+def refused_rules(form: RulesForm, error: Exception) -> None:
+    """Why the sheet cannot take these rules, on the form: a rule, or a hand it refuses."""
+    if isinstance(error, writes.HandRefused):
+        for message in error.messages(_):
+            form.add_error(None, message)
+        return
+    for problem in error.problems:
+        field = problem.field if problem.field in form.fields else None
+        form.add_error(field, problem.translated(_))
 
 
 @require_GET

@@ -29,6 +29,28 @@ class KeyTaken(Exception):
     """The form's key belongs to a hand of another sheet: a tampered form."""
 
 
+class _Resent(Exception):
+    """The key of the hand being added is already stored."""
+
+
+class HandRefused(ValueError):
+    """A stored hand the rules refuse (after a change of rules or of who dealt): nothing was
+    written. ``number`` is the hand's, ``problems`` the rules' reasons."""
+
+    def __init__(self, number: int, problems: list[scoring.Problem]):
+        self.number = number
+        self.problems = problems
+        super().__init__(f"Hand {number}: " + " ".join(str(p) for p in problems))
+
+    def messages(self, gettext) -> list[str]:
+        """Each reason, translated and prefixed by the hand's number."""
+        return [
+            gettext("Hand %(number)s: %(problem)s")
+            % {"number": self.number, "problem": problem.translated(gettext)}
+            for problem in self.problems
+        ]
+
+
 @dataclass(frozen=True)
 class Change:
     """What a write did: the sheet after it, the hand concerned and its number.
@@ -86,7 +108,12 @@ def _rescored(sheet: Sheet, hands: Sequence[Hand], players: int, rules: scoring.
     dealt = ((hand.dealer, hand.to_scoring(players)) for hand in hands)
     changed = []
     totals = (0,) * players
-    for hand, (row, totals) in zip(hands, sheets.replay(players, dealt, rules), strict=True):
+    replayed = sheets.replay(players, dealt, rules)
+    for number, hand in enumerate(hands, start=1):
+        try:
+            row, totals = next(replayed)
+        except scoring.InvalidHand as error:
+            raise HandRefused(number, error.problems) from None
         counters.add(row)
         fresh = (row.number, list(row.scores), list(totals))
         if (hand.number, hand.scores, hand.totals) != fresh:
@@ -124,6 +151,9 @@ def create_sheet(
     (dealer or None for the rotation, hand or None for a passed deal). Raises
     ``scoring.InvalidHand`` (writing nothing) if a hand breaks the rules."""
     players = len(names)
+    problems = scoring.check_rules(rules, players)
+    if problems:
+        raise scoring.InvalidRules(problems)
     with transaction.atomic():
         sheet = Sheet.objects.create(
             name=name,
@@ -131,6 +161,7 @@ def create_sheet(
             next_dealer=first_dealer,
             totals=[0] * players,
             rules=rules_data(rules),
+            statistics=stats.Counters(players).to_data(),
         )
         if created is not None:
             # auto_now_add stamps today; a restored session keeps the time it was created.
@@ -140,11 +171,14 @@ def create_sheet(
             Seat(sheet=sheet, position=position, name=name) for position, name in enumerate(names)
         )
         stored = []
-        for dealt_by, hand in hands:
+        for number, (dealt_by, hand) in enumerate(hands, start=1):
             model = Hand(sheet=sheet, passed=True) if hand is None else Hand.from_scoring(hand)
             model.sheet = sheet
             model.dealer = sheet.next_dealer if dealt_by is None else dealt_by
-            _appended(sheet, model, players, rules)
+            try:
+                _appended(sheet, model, players, rules)
+            except scoring.InvalidHand as error:
+                raise HandRefused(number, error.problems) from None
             stored.append(model)
         Hand.objects.bulk_create(stored, batch_size=1000)
         sheet.save(update_fields=DERIVED)
@@ -152,28 +186,39 @@ def create_sheet(
 
 
 def rules_data(rules: scoring.Rules) -> dict:
-    """The rules as the session stores them: {} for FFT."""
-    return {}
+    """The rules as the session stores them: every rule, by name."""
+    return rules.to_data()
 
 
-def add_hand(token: str, hand: scoring.Hand | None, key: uuid.UUID) -> Change:
-    """Store a new last hand (None: a deal everyone passed) under the form's ``key``.
+def add_hand(
+    token: str, hand: scoring.Hand | None, key: uuid.UUID, dealer: int | None = None
+) -> Change:
+    """Store a new last hand (None: a deal everyone passed) under the form's ``key``, dealt by
+    ``dealer`` (by default whoever's turn it is when it is stored).
 
     The same key sent again stores nothing and answers the hand stored the first time.
     Raises ``KeyTaken`` for a key of another sheet's hand, and ``scoring.InvalidHand`` when
     the hand breaks the session's rules (both write nothing).
     """
     stored = Hand(key=key, passed=True) if hand is None else Hand.from_scoring(hand, key=key)
+    stored.dealer = dealer
     try:
         with transaction.atomic():
             sheet = _locked(token)
             players = _players(sheet)
             stored.sheet = sheet
-            _appended(sheet, stored, players, sheet.game_rules)
+            try:
+                _appended(sheet, stored, players, sheet.game_rules)
+            except scoring.InvalidHand:
+                # Sent again after it was stored, the hand is now dealt by the next dealer,
+                # who may sit out: a resend, not a hand the rules refuse.
+                if Hand.objects.filter(key=key).exists():
+                    raise _Resent from None
+                raise
             # A key used before fails here (unique): the whole transaction is undone.
             stored.save(force_insert=True)
             _moved(sheet, *DERIVED)
-    except IntegrityError:
+    except (IntegrityError, _Resent):
         first = Hand.objects.select_related("sheet").filter(key=key).first()
         if first is None or first.sheet.token != token:
             raise KeyTaken from None
@@ -183,9 +228,15 @@ def add_hand(token: str, hand: scoring.Hand | None, key: uuid.UUID) -> Change:
 
 
 def correct_hand(
-    token: str, key: uuid.UUID, version: int | None, hand: scoring.Hand | None
+    token: str,
+    key: uuid.UUID,
+    version: int | None,
+    hand: scoring.Hand | None,
+    dealer: int | None = None,
 ) -> Change:
-    """Replace the inputs of the hand with this ``key``, if it is still at ``version``."""
+    """Replace the inputs of the hand with this ``key`` (and who dealt it, when ``dealer`` is
+    given), if it is still at ``version``. Raises ``scoring.InvalidHand`` (writing nothing)
+    when the hand breaks the session's rules."""
     with transaction.atomic():
         sheet = _locked(token)
         target = sheet.hands.filter(key=key).first()
@@ -197,8 +248,10 @@ def correct_hand(
         edited = Hand(passed=True) if hand is None else Hand.from_scoring(hand)
         for name in Hand.INPUTS:
             setattr(target, name, getattr(edited, name))
+        if dealer is not None:
+            target.dealer = dealer
         target.version += 1
-        target.save(update_fields=[*Hand.INPUTS, "version"])
+        target.save(update_fields=[*Hand.INPUTS, "dealer", "version"])
         _rescore(sheet)
         _moved(sheet, *DERIVED)
     target.refresh_from_db()
@@ -233,13 +286,32 @@ def undo(token: str, key: uuid.UUID | None) -> Change:
 
 
 def change_rules(token: str, rules: scoring.Rules) -> Change:
-    """Play the session under other rules from now on: every hand is re-scored at once."""
+    """Play the session under other rules: every hand is re-scored at once. Raises
+    ``scoring.InvalidRules`` for rules the table's seats cannot play, and ``HandRefused`` for
+    a stored hand the new rules refuse; either way nothing changes."""
     with transaction.atomic():
         sheet = _locked(token)
+        problems = scoring.check_rules(rules, _players(sheet))
+        if problems:
+            raise scoring.InvalidRules(problems)
         sheet.rules = rules_data(rules)
         _rescore(sheet)
         _moved(sheet, "rules", *DERIVED)
     return Change(sheet, None, None)
+
+
+def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
+    """The totals the sheet would have under ``rules``, writing nothing (a preview of
+    ``change_rules``); raises like it."""
+    players = _players(sheet)
+    problems = scoring.check_rules(rules, players)
+    if problems:
+        raise scoring.InvalidRules(problems)
+    hands = list(sheet.hands.order_by("number"))
+    # An unsaved copy takes the derived data; the hands read are never saved.
+    probe = Sheet(first_dealer=sheet.first_dealer, totals=list(sheet.totals))
+    _rescored(probe, hands, players, rules)
+    return tuple(probe.totals)
 
 
 def rescore(sheet: Sheet) -> bool:

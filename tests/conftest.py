@@ -205,12 +205,35 @@ BACKUPS = {
 }
 
 
+FFT_RULES = {"poignees": "20-30-40", "rounding": 1, "misere": 0, "dealer_sits_out": False}
+
+
+def written(data: dict) -> dict:
+    """A backup as the app writes it: every rule named, and the dealer of every hand (here
+    the rotation from the first dealer)."""
+    data = copy.deepcopy(data)
+    data["rules"] = {**FFT_RULES, **data["rules"]}
+    seats = len(data["players"])
+    hands = []
+    for number, hand in enumerate(data["hands"]):
+        dealer = hand.pop("dealer", (data["first_dealer"] + number) % seats)
+        # Where the app writes it: after "passed", or first.
+        hands.append(
+            {**hand, "dealer": dealer} if hand.get("passed") else {"dealer": dealer, **hand}
+        )
+    data["hands"] = hands
+    return data
+
+
 @pytest.fixture
 def make_backup():
-    """A backup's JSON object (a fresh copy) for a table of 3, 4 or 5 players."""
+    """A backup's JSON object (a fresh copy) for a table of 3, 4 or 5 players, as written by
+    the app; ``written=False`` gives it as files written before house rules were (no dealer,
+    ``"rules": {}``): every such file stays valid."""
 
-    def make(players=4):
-        return copy.deepcopy(BACKUPS[players])
+    def make(players=4, written=True):
+        data = copy.deepcopy(BACKUPS[players])
+        return globals()["written"](data) if written else data
 
     return make
 
@@ -222,3 +245,9 @@ def _static_files_without_manifest(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limit(settings):
+    """The suite posts far more than a table does; tests/test_hardening.py turns the limit on."""
+    settings.RATELIMIT_ENABLE = False

@@ -49,8 +49,8 @@ def test_csv_export_streams_the_sheet(client, make_backup):
     rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"), newline="")))
     names = list(sheet.seats.values_list("name", flat=True))
     built = rescored(sheet)
-    assert [int(value) for value in rows[-1][11:]] == list(built.totals)
-    assert rows[0][11:] == names
+    assert [int(value) for value in rows[-2][12:]] == list(built.totals)
+    assert rows[0][12:] == names
 
 
 def test_csv_filename_with_accents(client, make_backup):
@@ -82,7 +82,7 @@ def test_csv_neutralises_names_and_the_page_shows_them_as_typed(client, make_she
     store(sheet, scoring.Hand(4, 0, "garde", 2, 49))
     body = streamed(client.get(reverse("export_csv", args=[sheet.token]))).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(body, newline="")))
-    assert rows[0][11:13] == ["'=SUM(A1:A9)", "'@cmd"]
+    assert rows[0][12:14] == ["'=SUM(A1:A9)", "'@cmd"]
     assert rows[1][1:3] == ["'=SUM(A1:A9)", "'=SUM(A1:A9)"]
     page = client.get(sheet.get_absolute_url()).content.decode()
     assert "=SUM(A1:A9)" in page

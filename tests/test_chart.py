@@ -150,8 +150,12 @@ def test_markers_are_capped_on_long_sessions():
     for group in root.findall(f".//{SVG}g[@class='player']"):
         marker = group.find(f"{SVG}path")
         assert marker.get("d").count("M") <= chart.MARKERS + 1
-        # Still one point per hand on the line itself.
-        assert len(points(group.find(f"{SVG}polyline"))) == 101
+        # 100 hands is more than POINTS (60): the line goes through every second hand, 0 to
+        # 100, and every marker sits on it.
+        assert len(points(group.find(f"{SVG}polyline"))) == 51
+    # The totals read for it are the line's points: the markers (every 6th hand, rounded up
+    # to the line's step of 2) add none.
+    assert chart.sampled(100) == list(range(0, 101, 2))
 
 
 def test_end_labels_do_not_overlap():
@@ -190,7 +194,7 @@ def test_no_inline_style_for_the_content_security_policy():
     assert "<script" not in markup
 
 
-def test_a_long_session_is_drawn_through_at_most_121_points_with_the_last_one():
+def test_a_long_session_is_drawn_through_at_most_61_points_with_the_last_one():
     import random
 
     rng = random.Random(3)
@@ -204,5 +208,7 @@ def test_a_long_session_is_drawn_through_at_most_121_points_with_the_last_one():
     assert len(lines) == 4
     for line in lines:
         points = line.split()
-        assert 100 <= len(points) <= 121
-    assert len(svg) < 20_000
+        # Every 17th hand of 1,000 (60 points at most) and the last one.
+        assert len(points) == 60
+        assert points[0].split(",")[0] == "40"
+    assert len(svg) < 12_000

@@ -65,8 +65,8 @@ def test_export_session_csv(restored, tmp_path):
     assert data.startswith(b"\xef\xbb\xbf")
     assert data == "".join(backup.csv_lines(restored)).encode()
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
-    assert rows[0][11:] == ["Ana", "Ben", "Chloé", "Dan", "Élise"]
-    assert rows[-1][0] == "Total"
+    assert rows[0][12:] == ["Ana", "Ben", "Chloé", "Dan", "Élise"]
+    assert rows[-2][0] == "Total"
 
 
 def test_export_session_csv_to_stdout(restored):

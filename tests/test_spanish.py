@@ -96,7 +96,7 @@ def test_csv_export_in_spanish(spanish, sheet4):
     ]
     assert rows[1][4] == "Prise"
     assert rows[1][7] == "perdida por 11"
-    assert rows[-1][0] == "Total"
+    assert rows[-2][0] == "Total"
 
 
 def test_statistics_in_spanish(spanish, sheet4):

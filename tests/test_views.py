@@ -2,6 +2,7 @@
 
 import re
 import uuid
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -106,8 +107,9 @@ def test_create_a_session_opens_its_sheet(client, players):
     assert response["Location"] == url("sheet", sheet)
     assert list(sheet.seats.values_list("name", flat=True)) == [n.strip() for n in names]
     assert sheet.first_dealer == 1
-    assert client.session["sheets"] == [sheet.token]
-    assert "Ben" in client.session["names"]
+    # The cookie keeps the token alone; the form suggests the names of the listed sheets.
+    assert dict(client.session) == {"sheets": [sheet.token]}
+    assert "Ben" in client.get(reverse("new_sheet")).context["known_names"]
 
 
 def test_session_name_defaults_to_date_and_time(client):
@@ -219,6 +221,21 @@ def test_hand_form_page_and_fragment(client, htmx, sheet5):
     assert "triple (13)" in page
 
 
+def test_hand_and_delete_forms_use_htmx_only_inside_the_sheet(client, htmx, sheet4):
+    # On a page of its own (a link opened in a new tab) no #entry panel exists: the form
+    # posts and redirects; inside the sheet htmx swaps its answer into the panel.
+    client.post(url("hand_new", sheet4), hand_data(**RULEBOOK_HANDS[0]))
+    for path in (url("hand_new", sheet4), url("hand_delete", sheet4, 1)):
+        page = text(client.get(path))
+        form = re.search(r"<form [^>]*>", page[page.index("entry-panel") :]).group(0)
+        assert 'method="post"' in form
+        assert "hx-post" not in form
+        fragment = text(htmx.get(path))
+        form = re.search(r"<form [^>]*>", fragment).group(0)
+        assert f'hx-post="{path}"' in form
+        assert 'hx-target="#entry"' in form
+
+
 def test_hand_form_at_4_players_has_whole_points_and_no_partner(client, sheet4):
     page = text(client.get(url("hand_new", sheet4)))
     assert 'step="1"' in page
@@ -230,15 +247,18 @@ def test_save_a_hand_without_js_redirects(client, sheet4):
     response = client.post(url("hand_new", sheet4), hand_data(**RULEBOOK_HANDS[0]))
     assert response.status_code == 302
     assert response["Location"] == url("sheet", sheet4)
+    # RULES.md §5, hand 1: Chloé takes a garde with 2 bouts and 49 points.
     hand = sheet4.hands.get()
+    # RULES.md §5, hand 1 of the rulebook's sheet, dealt by the first dealer (seat 0).
     assert hand.to_scoring(4) == scoring.Hand(
         seats=4,
         taker=2,
         contract="garde",
         bouts=2,
-        points=hand.points,
+        points=Decimal(49),
         petit_au_bout="attack",
         poignees={2: "simple"},
+        dealer=0,
     )
     page = text(client.get(url("sheet", sheet4)))
     assert shown_totals(page) == (-106, -106, 318, -106)
@@ -332,7 +352,7 @@ def test_five_players_partner_and_taker_alone(client, sheet5):
 def test_half_points_at_5_players(client, sheet5):
     data = hand_data(taker=1, partner=2, contract="prise", bouts=2, points="40,5")
     client.post(url("hand_new", sheet5), data)
-    assert sheet5.hands.get().points == scoring.breakdown(sheet5.hands.get().to_scoring(5)).points
+    assert sheet5.hands.get().points == Decimal("40.5")
     assert "lost by 1" in text(client.get(url("sheet", sheet5)))
 
 
@@ -377,11 +397,12 @@ def test_passed_with_a_broken_key_records_nothing_and_offers_a_fresh_form(client
         ({"contract": "petite"}, "contract", "Contract: choose prise"),
         ({"bouts": "4"}, "bouts", "Bouts: choose 0, 1, 2 or 3."),
         ({"points": ""}, "points", "Points: enter the card points."),
-        ({"points": "abc"}, "points", "Points: enter a number between 0 and 91."),
+        ({"points": "abc"}, "points", "Points: enter a number between 0 and 91, in whole"),
         ({"points": "92"}, "points", "Points: enter a number between 0 and 91."),
-        ({"points": "-1"}, "points", "Points: enter a number between 0 and 91."),
+        ({"points": "-1"}, "points", "Points: enter a number between 0 and 91, in whole"),
         ({"points": "40.5"}, "points", "no half points at 4 players"),
-        ({"points": "40.25"}, "points", "whole or half points"),
+        # Text is read strictly: at most one decimal.
+        ({"points": "40.25"}, "points", "in whole or half points (49 or 40.5)"),
         ({"points": "3", "bouts": "1"}, "points", "between 4 and 83 points"),
         ({"petit_au_bout": "both"}, "petit_au_bout", "Petit au bout: choose none"),
         ({"chelem": "maybe"}, "chelem", "Chelem: choose one"),

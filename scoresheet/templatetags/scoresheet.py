@@ -8,8 +8,9 @@ from django import template
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
-from scoresheet import chart
+from scoresheet import chart, scoring
 from scoresheet.models import Camp, Chelem
 
 register = template.Library()
@@ -17,6 +18,17 @@ register = template.Library()
 
 # +318, −106, 0: the sign always written, with a true minus sign, as the chart writes it.
 register.filter("signed", chart.signed)
+
+
+@register.filter
+def has_field_errors(form) -> bool:
+    """Whether a visible field is wrong: only then does the page ask to check the highlighted
+    fields (a hidden field's or the form's own problem highlights nothing)."""
+    return any(
+        form[name].errors
+        for name in form.errors
+        if name in form.fields and not form[name].is_hidden
+    )
 
 
 @register.filter
@@ -53,6 +65,20 @@ def camp_label(value) -> str:
 @register.filter
 def chelem_label(value) -> str:
     return Chelem(value).label if value else ""
+
+
+@register.filter
+def rules_words(rules: scoring.Rules) -> str:
+    """ "FFT", or the session's house rules in words (RULES.md §6)."""
+    if rules.is_fft:
+        return "FFT"
+    return " · ".join(gettext(words) for words in rules.describe())
+
+
+@register.filter
+def misere_text(detail: scoring.Breakdown, names) -> str:
+    """The misères of a hand, after its formula: ``+ 10 misère × 3 (Chloé)``."""
+    return detail.misere_expression(names) if detail is not None else ""
 
 
 @register.filter

@@ -47,14 +47,29 @@ export function asInt(value) {
   return null;
 }
 
-/** Card points as a number, from a number or a string ("40.5", "40,5"); null when not finite. */
+/**
+ * Card points as a number (49, 40.5), or null when `value` is not a number of card points: the
+ * strict reading of scoring.card_points. Text: digits, then at most one decimal after a point or
+ * a comma, at most six digits before it. A number: below a million, at most six decimals.
+ */
 export function cardPoints(value) {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value !== "string") return null;
-  const text = value.trim().replace(",", ".");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text)) return null;
-  const points = Number(text);
-  return Number.isFinite(points) ? points : null;
+  if (typeof value === "string") {
+    const text = value.trim().replace(",", ".");
+    const point = text.indexOf(".");
+    const whole = point < 0 ? text : text.slice(0, point);
+    const decimals = point < 0 ? "" : text.slice(point + 1);
+    if (!/^[0-9]+$/.test(whole + decimals)) return null;
+    if (whole.length > 6 || decimals.length > 1) return null;
+    return Number(`${whole || 0}.${decimals || 0}`);
+  }
+  if (typeof value !== "number" || !Number.isFinite(value)) return null;
+  if (value === 0) return 0;
+  if (Math.abs(value) >= 1e6) return null;
+  // The shortest text that reads back as this number (Python's repr too): six decimals at most.
+  const text = String(Math.abs(value));
+  if (text.includes("e")) return null;
+  const point = text.indexOf(".");
+  return point < 0 || text.length - point - 1 <= 6 ? value : null;
 }
 
 const RULE_CHOICES = {

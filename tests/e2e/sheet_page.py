@@ -51,8 +51,16 @@ class SheetPage:
 
     # A new session
 
-    def create_session(self, names: list[str], first_dealer: int = 0, name: str = "") -> str:
-        """Fill the new-session form by taps and typing; returns the sheet's path."""
+    def create_session(
+        self,
+        names: list[str],
+        first_dealer: int = 0,
+        name: str = "",
+        rules: dict[str, str] | None = None,
+    ) -> str:
+        """Fill the new-session form by taps and typing; returns the sheet's path. ``rules``
+        maps a house rule's legend to the option to tap ("Rounding": "to 10"), or the switch
+        "The dealer sits out each hand" to "on"."""
         self.page.goto("/")
         self.tap(self.page.get_by_role("link", name="New session"))
         self.choose("Number of players", str(len(names)))
@@ -65,6 +73,14 @@ class SheetPage:
         expect(dealer.nth(first_dealer)).to_be_checked()
         if name:
             self.type_into(self.page.get_by_label("Session name"), name)
+        if rules:
+            fold = self.page.locator("details.house-rules")
+            self.tap(fold.locator("summary"))
+            for legend, option in rules.items():
+                if option == "on":
+                    self.tap(fold.get_by_label(legend))
+                else:
+                    self.choose(legend, option, fold)
         self.tap(self.page.get_by_role("button", name="Start the session"))
         self.page.wait_for_url("**/s/*/")
         return self.page.url.removeprefix(self.page.url.split("/s/")[0])
@@ -79,16 +95,24 @@ class SheetPage:
         self.tap(self.page.get_by_role("link", name="New hand"))
         expect(self.form).to_be_visible()
 
-    def fill_hand(self, hand: scoring.Hand, names: list[str], defence_points=False, step=False):
+    def fill_hand(
+        self,
+        hand: scoring.Hand,
+        names: list[str],
+        defence_points=False,
+        step=False,
+        rules: scoring.Rules = scoring.FFT,
+    ):
         """Enter a hand's inputs on the open form, by taps (and the points typed).
 
         ``defence_points``: type the defence's points and tick the switch. ``step``: type the
         whole points, then tap + for the half point.
         """
         form = self.form
+        players = rules.players(hand.seats)
         self.choose("Taker", names[hand.taker], form)
         self.choose("Contract", Contract(hand.contract).label, form)
-        if hand.seats == 5:
+        if players == 5:
             partner = "alone" if hand.partner is None else names[hand.partner]
             self.choose("Partner", partner, form)
         self.choose("Bouts", str(hand.bouts), form)
@@ -104,7 +128,9 @@ class SheetPage:
         switch = form.get_by_label("These are the defence's points")
         if switch.is_checked() != defence_points:
             self.tap(switch)
-        announced = hand.petit_au_bout or hand.poignees or hand.chelem or hand.defence_chelem
+        announced = (
+            hand.petit_au_bout or hand.poignees or hand.chelem or hand.defence_chelem
+        ) or hand.miseres
         fold = form.locator("details.announcements")
         if announced and fold.get_attribute("open") is None:
             self.tap(fold.locator("summary"))
@@ -112,8 +138,11 @@ class SheetPage:
             petit = Camp(hand.petit_au_bout).label if hand.petit_au_bout else "none"
             self.choose("Petit au bout", str(petit), form)
             for seat, size in hand.poignees.items():
-                trumps = scoring.POIGNEE_TRUMPS[hand.seats][size]
-                self.choose(names[seat], f"{Poignee(size).label} ({trumps})", form)
+                trumps = scoring.POIGNEE_TRUMPS[players][size]
+                poignees = form.locator("fieldset.poignees:not(.miseres)")
+                self.choose(names[seat], f"{Poignee(size).label} ({trumps})", poignees)
+            for seat, count in hand.miseres.items():
+                self.choose(names[seat], str(count), form.locator("fieldset.miseres"))
             chelem = Chelem(hand.chelem).label if hand.chelem else "none"
             self.choose("Chelem", str(chelem), form)
             switch = form.get_by_label("Chelem by the defence")

@@ -10,9 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from scoresheet import backup, scoring
-from scoresheet import sheet as sheets
-from tests.conftest import BACKUPS
+from tests.conftest import BACKUPS, written
 from tests.e2e.sheet_page import SheetPage
+from tests.reading import rescored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,9 +26,8 @@ def restored():
 
 
 def scored(sheet):
-    players = sheet.seats.count()
-    hands = [None if h.passed else h.to_scoring(players) for h in sheet.hands.all()]
-    return sheets.build(players, sheet.first_dealer, hands)
+    """The sheet scored afresh from its stored inputs."""
+    return rescored(sheet)
 
 
 def test_edit_delete_and_undo(open_page, restored):
@@ -117,15 +116,56 @@ def test_export_csv_and_backup_download_and_parse(open_page, restored):
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0][:3] == ["Hand", "Dealer", "Taker"]
     assert rows[0][-4:] == NAMES
-    assert len(rows) == 1 + len(expected.rows) + 1
-    for line, cells in zip(expected.rows, rows[1:-1], strict=True):
+    # The header, a row per hand, the totals, then the rules.
+    assert len(rows) == 1 + len(expected.rows) + 2
+    for line, cells in zip(expected.rows, rows[1:-2], strict=True):
         assert [int(cell) for cell in cells[-4:]] == list(line.scores)
-    assert rows[-1][0] == "Total"
-    assert [int(cell) for cell in rows[-1][-4:]] == list(expected.totals)
+    assert rows[-2][0] == "Total"
+    assert [int(cell) for cell in rows[-2][-4:]] == list(expected.totals)
+    assert rows[-1] == ["Rules", "FFT"]
 
     with page.expect_download() as json_download:
         sheet_page.tap(page.get_by_role("link", name="Download backup"))
     assert json_download.value.suggested_filename.endswith(".json")
     data = json.loads(Path(json_download.value.path()).read_text(encoding="utf-8"))
-    assert data == {**BACKUPS[4], "created": data["created"]}
+    assert data == {**written(BACKUPS[4]), "created": data["created"]}
     assert backup.read(json.dumps(data)).players == tuple(NAMES)
+
+
+# The hand form and the delete page on pages of their own (a link opened in a new tab), with
+# JavaScript on: they post and redirect to the sheet, as without JavaScript.
+
+
+def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored):
+    sheet_page = SheetPage(open_page())
+    page = sheet_page.page
+    page.goto(f"/s/{restored.token}/hands/new/")
+    assert page.evaluate("typeof htmx") == "object"
+    hand = scoring.Hand(players=4, taker=0, contract="garde", bouts=1, points=Decimal(60))
+    sheet_page.fill_hand(hand, NAMES)
+    # RULES.md: 1 bout needs 51, made by 9: (25 + 9) × 2 = 68 per defender, 3 × 68 to the taker.
+    expect(page.locator("#preview .preview-scores .score")).to_have_text(
+        ["+204", "−68", "−68", "−68"]
+    )
+    sheet_page.tap(sheet_page.form.get_by_role("button", name="Save the hand"))
+    page.wait_for_url(f"**{restored.get_absolute_url()}")
+    expect(page.locator(".messages")).to_contain_text("Hand 7 saved.")
+    expect(page.locator("#hands .hand")).to_have_count(7)
+    sheet_page.expect_row(7, (204, -68, -68, -68))
+    assert restored.hands.count() == 7
+    assert restored.hands.last().to_scoring(4) == hand
+
+
+def test_delete_page_of_its_own_deletes_with_javascript(open_page, restored):
+    sheet_page = SheetPage(open_page())
+    page = sheet_page.page
+    second = restored.hands.all()[1]
+    page.goto(f"/s/{restored.token}/hands/2/delete/")
+    assert page.evaluate("typeof htmx") == "object"
+    expect(page.locator("#delete-title")).to_have_text("Delete hand 2?")
+    sheet_page.tap(page.get_by_role("button", name="Delete"))
+    page.wait_for_url(f"**{restored.get_absolute_url()}")
+    expect(page.locator(".messages")).to_contain_text("Hand 2 deleted.")
+    expect(page.locator("#hands .hand")).to_have_count(5)
+    assert restored.hands.count() == 5
+    assert not restored.hands.filter(pk=second.pk).exists()

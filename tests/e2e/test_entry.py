@@ -4,6 +4,7 @@ The preview is read before saving, the row and the totals after; then the hands 
 ones tapped in. Both phones of the issue, and once at desktop size.
 """
 
+import dataclasses
 from decimal import Decimal
 
 import pytest
@@ -127,8 +128,16 @@ def play(sheet_page: SheetPage, names, hands, first_dealer):
 
 
 def stored(sheet: Sheet) -> list:
+    """The hands' stored inputs; who dealt each is checked on its own (``dealers``)."""
     players = sheet.seats.count()
-    return [None if h.passed else h.to_scoring(players) for h in sheet.hands.all()]
+    return [
+        None if h.passed else dataclasses.replace(h.to_scoring(players), dealer=None)
+        for h in sheet.hands.all()
+    ]
+
+
+def dealers(sheet: Sheet) -> list[int]:
+    return list(sheet.hands.values_list("dealer", flat=True))
 
 
 @pytest.mark.parametrize("profile", [*PHONES, DESKTOP])
@@ -143,6 +152,8 @@ def test_five_players_every_kind_of_hand(open_page, profile):
     totals = play(sheet_page, FIVE, HANDS_5, first_dealer=4)
 
     assert stored(sheet) == [hand for hand, _how in HANDS_5]
+    # The deal went round from Élise (seat 4), passed deals included.
+    assert dealers(sheet) == [(4 + number) % 5 for number in range(len(HANDS_5))]
     assert list(sheets.build(5, 4, stored(sheet)).totals) == totals
     # A reload shows the same sheet, from the database.
     sheet_page.page.reload()
@@ -160,6 +171,7 @@ def test_four_players(open_page, profile):
     totals = play(sheet_page, FOUR, HANDS_4, first_dealer=1)
 
     assert stored(sheet) == [hand for hand, _how in HANDS_4]
+    assert dealers(sheet) == [(1 + number) % 4 for number in range(len(HANDS_4))]
     assert list(sheets.build(4, 1, stored(sheet)).totals) == totals
     # The FFT rulebook's first hand: 318 for the taker, 106 from each defender.
     assert scoring.score(HANDS_4[0][0]) == (-106, -106, 318, -106)

@@ -58,7 +58,8 @@ def test_main_flow_without_javascript(open_page):
     sheet_page.tap(page.get_by_role("button", name="Save the correction"))
     page.wait_for_url("**" + sheet_path)
     sheet_page.expect_row(1, scoring.score(corrected))
-    assert sheet.hands.first().to_scoring(5) == corrected
+    # Dealt by the first dealer, seat 0.
+    assert sheet.hands.first().to_scoring(5) == replace(corrected, dealer=0)
 
     # Delete hand 2 after its confirmation page.
     sheet_page.tap(sheet_page.open_row(2).get_by_role("link", name="Delete"))
