@@ -140,6 +140,8 @@ def texts() -> dict:
         "pending_totals": _("These totals include hands waiting to be sent."),
         "not_ready": _("Not ready yet:"),
         "deals": _("%(name)s deals"),
+        # The hand form's words, with its own placeholder.
+        "deals_out": _("%(dealer)s deals and sits out").replace("%(dealer)s", "%(name)s"),
         "hand_deals": _("Hand %(number)s: <strong>%(name)s</strong> deals"),
         "made_by": _("made by %(diff)s"),
         "lost_by": _("lost by %(diff)s"),

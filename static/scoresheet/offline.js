@@ -659,9 +659,56 @@ document.addEventListener("htmx:afterSettle", async (event) => {
   if (title && title.firstChild && title.firstChild.nodeType === Node.TEXT_NODE) {
     title.firstChild.nodeValue = title.firstChild.nodeValue.replace(/\d+/, String(view.count + 1));
     const small = title.querySelector("small");
-    if (small) small.textContent = format(texts.deals, { name: state.names[view.next_dealer] });
+    const words = rules.dealer_sits_out ? texts.deals_out : texts.deals;
+    if (small) small.textContent = format(words, { name: state.names[view.next_dealer] });
   }
+  if (rules.dealer_sits_out) sitOut(form, view.next_dealer);
 });
+
+// RULES.md §6: the dealer sits out and takes no role, so the form leaves their seat out. A form
+// kept for an earlier hand left out its dealer: give that seat back and leave this one's out.
+function sitOut(form, dealer) {
+  const seats = state.names.length;
+  const offered = new Set([...form.querySelectorAll('input[name="taker"]')].map((input) => Number(input.value)));
+  const left = [...Array(seats).keys()].find((seat) => !offered.has(seat));
+  if (left === undefined || left === dealer) return;
+  for (const name of ["taker", "partner"]) {
+    const input = form.querySelector(`input[name="${name}"][value="${dealer}"]`);
+    if (!input) continue;
+    input.value = String(left);
+    input.checked = false;
+    input.closest("label").querySelector("span").textContent = state.names[left];
+    const group = input.closest("fieldset");
+    const labels = [...group.querySelectorAll("label.segment")];
+    const order = (label) => {
+      const value = label.querySelector("input").value;
+      return value === "" ? -1 : Number(value);
+    };
+    labels.sort((a, b) => order(a) - order(b)).forEach((label) => label.parentElement.append(label));
+    group.querySelectorAll(":scope > .errorlist").forEach((list) => group.append(list));
+  }
+  for (const prefix of ["poignee", "misere"]) {
+    const inputs = form.querySelectorAll(`input[name="${prefix}_${dealer}"]`);
+    if (!inputs.length) continue;
+    const fieldset = inputs[0].closest("fieldset");
+    inputs.forEach((input) => {
+      input.name = `${prefix}_${left}`;
+      input.checked = input.value === "";
+    });
+    fieldset.querySelectorAll(`[id*="${prefix}_${dealer}_"], [for*="${prefix}_${dealer}_"]`).forEach((node) => {
+      for (const attribute of ["id", "for"]) {
+        const value = node.getAttribute(attribute);
+        if (value) node.setAttribute(attribute, value.replace(`${prefix}_${dealer}_`, `${prefix}_${left}_`));
+      }
+    });
+    fieldset.querySelector("legend").textContent = state.names[left];
+    const parent = fieldset.parentElement;
+    const seatOf = (set) => Number(set.querySelector("input").name.split("_")[1]);
+    [...parent.querySelectorAll(`:scope > fieldset.${prefix}`)]
+      .sort((a, b) => seatOf(a) - seatOf(b))
+      .forEach((set) => parent.append(set));
+  }
+}
 
 function banner() {
   let box = document.getElementById("offline-banner");

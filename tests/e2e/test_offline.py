@@ -267,3 +267,37 @@ def test_a_passed_deal_offline(open_page, sheet):
     stored = Hand.objects.get(sheet=sheet)
     assert stored.passed
     assert stored.dealer == 0
+
+
+def test_dealer_sits_out_offline(open_page, db):
+    """RULES.md §6 at 5 seats, the dealer sitting out, misère 10: two hands offline. The form
+    kept for the first hand leaves out its dealer; the second hand's form leaves out the next
+    dealer and gives the first one back."""
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
+    rules = scoring.Rules(misere=10, dealer_sits_out=True)
+    sheet = writes.create_sheet("Cinq", names, 4, rules=rules)
+    phone = opened(open_page, sheet)
+    page = phone.page
+    page.context.set_offline(True)
+    # H6: Élise deals and sits out; prise, 1 bout, 60, misère by Chloé: +92, −44, −4, −44, 0.
+    phone.open_new_hand()
+    phone.fill_hand(
+        scoring.Hand(5, 0, "prise", 1, 60, dealer=4, miseres={2: 1}), names, rules=rules
+    )
+    phone.save(confirmed=False)
+    phone.expect_row(1, [92, -44, -4, -44, 0])
+    # Hand 2: Ana deals and sits out; Élise plays and takes. Prise, 1 bout, 60 at 4 players:
+    # (25 + 9) × 1 = 34 from each of the three defenders, +102 to the taker, 0 to Ana.
+    phone.open_new_hand()
+    takers = phone.form.get_by_role("group", name="Taker", exact=True).get_by_role("radio")
+    expect(takers).to_have_count(4)
+    expect(phone.form.locator('input[name="taker"][value="0"]')).to_have_count(0)
+    expect(phone.form.locator("#entry-title small")).to_have_text("Ana deals and sits out")
+    phone.fill_hand(scoring.Hand(5, 4, "prise", 1, 60, dealer=0), names, rules=rules)
+    phone.save(confirmed=False)
+    phone.expect_row(2, [0, -34, -34, -34, 102])
+    phone.expect_totals(names, [92, -78, -38, -78, 102])
+    page.context.set_offline(False)
+    phone.expect_confirmed()
+    stored = list(sheet.hands.order_by("number").values_list("dealer", "scores"))
+    assert stored == [(4, [92, -44, -4, -44, 0]), (0, [0, -34, -34, -34, 102])]
