@@ -422,7 +422,11 @@ def read_hand(
 
 def read(data: bytes | str) -> Backup:
     """Check a whole backup file; raises ``BackupError`` at the first thing wrong."""
-    content = parse_json(data)
+    return read_content(parse_json(data))
+
+
+def read_content(content: object) -> Backup:
+    """Check a backup's parsed JSON (also a club backup's sessions, club_backup.py)."""
     if not isinstance(content, dict) or "format" not in content:
         refuse(_("This file is not a backup of a session: it has no “format”."), field="format")
     if content["format"] != FORMAT:

@@ -226,3 +226,73 @@ class Hand(models.Model):
             miseres={str(seat): count for seat, count in hand.miseres.items() if count},
             **fields,
         )
+
+
+# The club (issue 16): players who last beyond one evening, and standings across sessions.
+
+
+class Club(models.Model):
+    """A table of friends who play again and again: a roster, default house rules, and the
+    sessions it holds. Reached, like a session, by two secret links of its own."""
+
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    name = models.CharField(_("name"), max_length=80)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
+    # The house rules a session started from the club takes (scoring.Rules.to_data()).
+    rules = models.JSONField(default=dict, blank=True, editable=False)
+    # Derived (clubs.standings): the last few standings computed, each under the fingerprint
+    # of the sessions it read (their sheets' revisions, seats and order), so a change to any
+    # session, or a merge, makes a new entry; never trusted without its fingerprint.
+    standings_cache = models.JSONField(default=dict, editable=False)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("club", args=[self.token])
+
+    def get_view_url(self):
+        """The read-only link."""
+        return reverse("view_club", args=[self.view_token])
+
+    @property
+    def game_rules(self) -> scoring.Rules:
+        return scoring.Rules.from_data(self.rules)
+
+
+class ClubPlayer(models.Model):
+    """An entry of a club's roster: one person across every session of the club."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=40)
+    # names.key(name): two entries of one club never share it (as the seats of a sheet).
+    key = player_names.NameKeyField()
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "key"], name="club_player_key_unique"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class ClubSession(models.Model):
+    """A session the club counts: the sheet, and which roster player sat at each seat.
+
+    The sheet knows nothing of it (its links never lead to the club); detaching deletes this
+    row and leaves the sheet as it was.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    sheet = models.OneToOneField(Sheet, on_delete=models.CASCADE, related_name="club_session")
+    # [ClubPlayer id, …] in seat order.
+    players = models.JSONField(default=list)
+
+    def __str__(self):
+        return f"{self.club_id}:{self.sheet_id}"

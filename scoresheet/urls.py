@@ -49,6 +49,8 @@ urlpatterns = [
     path("v/<str:token>/stats/", views.statistics, READ_ONLY, name="view_statistics"),
     path("v/<str:token>/chart/", views.running_totals, READ_ONLY, name="view_chart"),
     path("v/<str:token>/qr.svg", views.qr_code, READ_ONLY, name="view_qr"),
+    # The club (issue 16): its own module of URLs.
+    path("", include("scoresheet.club_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, recent, scoring, stats, writes
+from scoresheet import backup, chart, clubs, recent, scoring, stats, writes
 from scoresheet.forms import HandForm, ImportForm, RulesForm, SheetForm
 from scoresheet.models import Hand, Sheet
 from scoresheet.templatetags.scoresheet import rules_words
@@ -168,6 +168,7 @@ def recent_sheets(request) -> list[dict]:
 def home(request):
     """The sessions this browser created or opened, newest first, and the backup import."""
     context = {"recent": recent_sheets(request), "import_form": ImportForm()}
+    context["clubs"] = clubs.listed(request.session.get("clubs", []))  # issue 16
     return render(request, "scoresheet/home.html", context)
 
 
@@ -580,6 +581,7 @@ def import_backup(request):
         messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
         return redirect(sheet)
     context = {"recent": recent_sheets(request), "import_form": form}
+    context["clubs"] = clubs.listed(request.session.get("clubs", []))  # issue 16
     return render(request, "scoresheet/home.html", context)
 
 

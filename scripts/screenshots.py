@@ -82,6 +82,31 @@ def enter_hand(page, taker, contract, partner, bouts, points, extras):
     return form
 
 
+def club_page(page, base: str) -> None:
+    """The club (issue 16): two sessions started from it, then its page."""
+    page.goto(base + "/club/new/")
+    page.fill("#id_name", "Le jeudi")
+    page.get_by_role("button", name="Create the club").click()
+    club_url = page.url
+    tables = [
+        (["Ana", "Ben", "Chloé", "Dan", "Élise"], HANDS),
+        (["Ana", "Ben", "Chloé", "Dan", "Fanny"], HANDS[:2]),
+    ]
+    for names, hands in tables:
+        page.goto(club_url)
+        page.get_by_role("link", name="New session in the club").click()
+        choose(page, "Number of players", str(len(names)))
+        for seat, name in enumerate(names):
+            page.fill(f"#id_player_{seat}", name)
+        page.get_by_role("button", name="Start the session").click()
+        for hand in hands:
+            form = enter_hand(page, *hand)
+            form.get_by_role("button", name="Save the hand").click()
+            page.wait_for_selector("#entry .entry-panel", state="detached")
+    page.goto(club_url)
+    page.screenshot(path=DOCS / "club.png", full_page=True)
+
+
 def main() -> None:
     DOCS.mkdir(exist_ok=True)
     port = free_port()
@@ -118,11 +143,13 @@ def main() -> None:
                 page.screenshot(path=DOCS / "chart.png")
                 page.get_by_role("link", name="Statistics").click()
                 page.screenshot(path=DOCS / "statistics.png", full_page=True)
+                club_page(page, base)
                 browser.close()
         finally:
             server.terminate()
             server.wait()
-    for name in ["new-session", "sheet", "chart", "statistics", "hand-form", "hand-preview"]:
+    names = ["new-session", "sheet", "chart", "statistics", "hand-form", "hand-preview", "club"]
+    for name in names:
         print(DOCS / f"{name}.png")
 
 

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -141,7 +142,7 @@ def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored):
     page = sheet_page.page
     page.goto(f"/s/{restored.token}/hands/new/")
     assert page.evaluate("typeof htmx") == "object"
-    hand = scoring.Hand(players=4, taker=0, contract="garde", bouts=1, points=Decimal(60))
+    hand = scoring.Hand(seats=4, taker=0, contract="garde", bouts=1, points=Decimal(60))
     sheet_page.fill_hand(hand, NAMES)
     # RULES.md: 1 bout needs 51, made by 9: (25 + 9) × 2 = 68 per defender, 3 × 68 to the taker.
     expect(page.locator("#preview .preview-scores .score")).to_have_text(
@@ -153,7 +154,9 @@ def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored):
     expect(page.locator("#hands .hand")).to_have_count(7)
     sheet_page.expect_row(7, (204, -68, -68, -68))
     assert restored.hands.count() == 7
-    assert restored.hands.last().to_scoring(4) == hand
+    # The deal went round from the first dealer: hand 7 is the first dealer's seat + 6.
+    dealer = (restored.first_dealer + 6) % 4
+    assert restored.hands.last().to_scoring(4) == replace(hand, dealer=dealer)
 
 
 def test_delete_page_of_its_own_deletes_with_javascript(open_page, restored):

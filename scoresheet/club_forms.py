@@ -1,0 +1,79 @@
+"""The club's forms: a new club, a session started from it, the roster, attaching a session."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoresheet import names as player_names
+from scoresheet.forms import RulesForm, SheetForm
+
+
+class ClubForm(RulesForm):
+    """A new club: its name and the house rules its sessions start with."""
+
+    name = forms.CharField(
+        label=_("Club name"),
+        max_length=80,
+        error_messages={
+            "required": _("Club name: enter a name."),
+            "max_length": _("Club name: a name has at most 80 characters."),
+        },
+    )
+
+    def clean(self):
+        data = super().clean()
+        data["name"] = player_names.clean(data.get("name") or "")
+        if "name" not in self.errors and not data["name"]:
+            self.add_error("name", _("Club name: enter a name."))
+        # A club's rules are checked by each session against its own number of seats.
+        if not any(name in self.errors for name in ("poignees", "rounding", "misere")):
+            data["rules"] = self.rules()
+        return data
+
+
+class ClubSheetForm(SheetForm):
+    """A session started from the club: players typed or picked from the roster."""
+
+
+class PlayerNameForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"),
+        max_length=40,
+        error_messages={
+            "required": _("Name: enter the player's name."),
+            "max_length": _("Name: a name has at most 40 characters."),
+        },
+    )
+
+
+class MergeForm(forms.Form):
+    """Two roster entries that are one person: ``drop`` joins ``keep``."""
+
+    drop = forms.TypedChoiceField(
+        label=_("This player"),
+        coerce=int,
+        error_messages={"required": _("Merge: choose the two players.")},
+    )
+    keep = forms.TypedChoiceField(
+        label=_("is the same person as"),
+        coerce=int,
+        error_messages={"required": _("Merge: choose the two players.")},
+    )
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, p.name) for p in players]
+        invalid = {"invalid_choice": _("Merge: choose two of the club's players.")}
+        for name in ("drop", "keep"):
+            self.fields[name].choices = choices
+            self.fields[name].error_messages.update(invalid)
+
+
+class AttachForm(forms.Form):
+    """A session to count in the club: its full-access link (or token)."""
+
+    session = forms.CharField(
+        label=_("The session's link"),
+        max_length=300,
+        help_text=_("The link you play the session with (…/s/…/), not its read-only link."),
+        error_messages={"required": _("The session's link: paste it here.")},
+    )

@@ -1,0 +1,362 @@
+"""The club's views: thin, like views.py; the domain is clubs.py, the files club_backup.py.
+
+A club has two links, like a session: /c/<token>/ to run it, /cv/<view_token>/ to look.
+Every view that changes a club takes the full-access token only, so the read-only link can
+never reach a write (404). A session's own pages never link to its club.
+"""
+
+import re
+from urllib.parse import urlencode, urlsplit
+
+from django.contrib import messages
+from django.http import HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.formats import number_format
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoresheet import chart, club_backup, clubs
+from scoresheet.club_forms import AttachForm, ClubForm, ClubSheetForm, MergeForm, PlayerNameForm
+from scoresheet.models import Club, Sheet
+from scoresheet.views import attachment, remember
+
+RECENT_CLUBS = 10
+# The club page lists the latest sessions: no page grows with the club.
+LATEST_SESSIONS = 10
+READ_ONLY = clubs.READ_ONLY
+# The chart's words, said of sessions rather than hands (chart.py's msgids are the keys).
+CHART_WORDS = {
+    "Running totals": gettext_noop("Cumulative points, session by session"),
+    "After hand %(number)s: %(totals)s.": gettext_noop("After session %(number)s: %(totals)s."),
+    "No hand played yet: %(totals)s.": gettext_noop("No session played yet: %(totals)s."),
+}
+
+
+def chart_text(message: str) -> str:
+    return _(CHART_WORDS.get(message, message))
+
+
+def remember_club(request, club: Club, readonly: bool = False) -> None:
+    """Keep the club's token in this browser's session (tokens only), newest first."""
+    entry = READ_ONLY + club.view_token if readonly else club.token
+    entries = [e for e in request.session.get("clubs", []) if e != entry]
+    request.session["clubs"] = [entry, *entries][:RECENT_CLUBS]
+
+
+def get_club(token: str, readonly: bool = False) -> Club:
+    """The club a link opens: the full-access token, or (``readonly``) the read-only one."""
+    if readonly:
+        return get_object_or_404(Club, view_token=token)
+    return get_object_or_404(Club, token=token)
+
+
+def club_links(club: Club, readonly: bool) -> dict:
+    token, prefix = (club.view_token, "view_") if readonly else (club.token, "")
+    found = {
+        name: reverse(prefix + name, args=[token]) for name in ("club", "standings_csv", "backup")
+    }
+    if not readonly:
+        for name in ("club_players", "club_new_sheet", "club_attach"):
+            found[name] = reverse(name, args=[token])
+    return found
+
+
+def player_url(club: Club, readonly: bool, pk: int) -> str:
+    if readonly:
+        return reverse("view_club_player", args=[club.view_token, pk])
+    return reverse("club_player", args=[club.token, pk])
+
+
+@require_http_methods(["GET", "POST"])
+def club_new(request):
+    """Start a club: a name and the house rules its sessions start with."""
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = clubs.create_club(form.cleaned_data["name"], form.cleaned_data["rules"])
+        remember_club(request, club)
+        messages.success(request, _("Club created. Its link is its key: keep it."))
+        return redirect(club)
+    return render(request, "scoresheet/club_new.html", {"form": form})
+
+
+def chosen_period(request) -> tuple[clubs.Period, str | None]:
+    try:
+        return clubs.period_of(request.GET), None
+    except clubs.ClubError as error:
+        return clubs.Period("all"), error.translated(_)
+
+
+def standings_context(request, club: Club, readonly: bool) -> dict:
+    period, period_error = chosen_period(request)
+    result = clubs.standings(club, period, request.GET.get("sort", "points"))
+    query = period.query()
+    points, names, ends = result.chart_points()
+    svg = (
+        chart.draw(points, ends, names, gettext=chart_text, id_prefix="club-chart")
+        if names
+        else ""
+    )
+    base = reverse(
+        "view_club" if readonly else "club", args=[club.view_token if readonly else club.token]
+    )
+    for row in result.rows:
+        row.url = player_url(club, readonly, row.player.pk)
+        row.cells = [
+            (key, shown_value(getattr(row, attribute))) for key, attribute in clubs.COLUMNS
+        ]
+    roster = {row.player.pk: row.player.name for row in result.rows}
+    sort_urls = {key: base + "?" + urlencode({**query, "sort": key}) for key in clubs.SORTS}
+    return {
+        "club": club,
+        "readonly": readonly,
+        "links": club_links(club, readonly),
+        "standings": result,
+        "played": [row for row in result.rows if row.sessions],
+        "absent": [row for row in result.rows if not row.sessions],
+        "period": period,
+        "period_error": period_error,
+        "columns": [(key, label, sort_urls[key]) for key, label in column_labels()],
+        "period_urls": {
+            kind: base + "?" + urlencode({"period": kind}) for kind in ("month", "year", "all")
+        },
+        "csv_url": club_links(club, readonly)["standings_csv"] + "?" + urlencode(query),
+        "chart": mark_safe(svg) if names else "",
+        "sessions": [
+            {
+                "session": session,
+                "sheet": session.sheet,
+                "url": session.sheet.get_view_url()
+                if readonly
+                else session.sheet.get_absolute_url(),
+                "names": [roster.get(pk, "?") for pk in session.players],
+            }
+            for session in clubs.latest_sessions(club, period, LATEST_SESSIONS)
+        ],
+        "more_sessions": max(0, result.session_count - LATEST_SESSIONS),
+    }
+
+
+def column_labels() -> list[tuple[str, str]]:
+    """The standings' columns as the page heads them (the CSV's words, shorter)."""
+    return [
+        ("name", _("Player")),
+        ("sessions", _("Sessions")),
+        ("hands", _("Hands")),
+        ("points", _("Points")),
+        ("per_hand", _("Per hand")),
+        ("wins", _("Won")),
+        ("taken", _("Taken")),
+        ("made", _("Made (%)")),
+        ("contract", _("Avg. contract")),
+        ("rating", _("Rating")),
+    ]
+
+
+def shown_value(value) -> str:
+    """A standings cell: a number in the page's language, "—" for none."""
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return number_format(value, 1)
+    return str(value)
+
+
+@require_GET
+def club(request, token, readonly=False):
+    """The club page: standings for a period, the chart, the rating, the sessions."""
+    club = get_club(token, readonly)
+    remember_club(request, club, readonly)
+    context = standings_context(request, club, readonly)
+    if not readonly:
+        context["full_url"] = request.build_absolute_uri(club.get_absolute_url())
+        context["view_url"] = request.build_absolute_uri(club.get_view_url())
+    template = "scoresheet/club.html"
+    if request.htmx:
+        template += "#standings"
+    return render(request, template, context)
+
+
+@require_GET
+def standings_csv(request, token, readonly=False):
+    """The standings of the period as CSV, with the session CSV's conventions."""
+    club = get_club(token, readonly)
+    period, _error = chosen_period(request)
+    result = clubs.standings(club, period, request.GET.get("sort", "points"))
+    language = translation.get_language()
+
+    def lines():
+        with translation.override(language):
+            yield from club_backup.csv_lines(result)
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = attachment(club_backup.filename(club, "csv", _("Standings")))
+    return response
+
+
+@require_GET
+def backup_json(request, token, readonly=False):
+    """The club's backup: its roster, rules and sessions, as one JSON file."""
+    club = get_club(token, readonly)
+    response = HttpResponse(
+        club_backup.dumps(club_backup.dump(club)), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = attachment(club_backup.filename(club, "json"))
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def club_players(request, token):
+    """The roster: add a player, rename one, merge two entries that are one person."""
+    club = get_club(token)
+    players = list(club.players.all())
+    add_form = PlayerNameForm(prefix="add")
+    merge_form = MergeForm(players=players, prefix="merge")
+    rename_error = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "add":
+                add_form = PlayerNameForm(request.POST, prefix="add")
+                if add_form.is_valid():
+                    player = clubs.add_player(club, add_form.cleaned_data["name"])
+                    messages.success(request, _("%(name)s joined the club.") % {"name": player})
+                    return redirect("club_players", token)
+            elif action == "rename":
+                form = PlayerNameForm(request.POST)
+                pk = request.POST.get("player", "")
+                if not form.is_valid():
+                    rename_error = (pk, form.errors["name"][0])
+                elif pk.isdigit():
+                    player = clubs.rename_player(club, int(pk), form.cleaned_data["name"])
+                    messages.success(request, _("Renamed %(name)s.") % {"name": player})
+                    return redirect("club_players", token)
+            elif action == "merge":
+                merge_form = MergeForm(request.POST, players=players, prefix="merge")
+                if merge_form.is_valid():
+                    data = merge_form.cleaned_data
+                    keep = clubs.merge_players(club, data["keep"], data["drop"])
+                    messages.success(
+                        request,
+                        _("Merged: every session now counts for %(name)s.") % {"name": keep},
+                    )
+                    return redirect("club_players", token)
+        except clubs.ClubError as error:
+            text = error.translated(_)
+            if action == "add":
+                add_form.add_error("name", text)
+            elif action == "merge":
+                merge_form.add_error(None, text)
+            else:
+                rename_error = (request.POST.get("player", ""), text)
+    context = {
+        "club": club,
+        "links": club_links(club, False),
+        "players": players,
+        "add_form": add_form,
+        "merge_form": merge_form,
+        "rename_error": rename_error,
+        "rename_value": request.POST.get("name", "") if rename_error else "",
+    }
+    return render(request, "scoresheet/club_players.html", context)
+
+
+@require_GET
+def club_player(request, token, pk, readonly=False):
+    """A player's page: their sessions and results, best and worst hand, contracts taken,
+    favourite partners at 5 players, streaks."""
+    club = get_club(token, readonly)
+    player = get_object_or_404(club.players, pk=pk)
+    record = clubs.player_record(club, player)
+    for row in record.sessions:
+        sheet = row["sheet"]
+        row["url"] = sheet.get_view_url() if readonly else sheet.get_absolute_url()
+    context = {
+        "club": club,
+        "readonly": readonly,
+        "links": club_links(club, readonly),
+        "record": record,
+    }
+    return render(request, "scoresheet/club_player.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def club_new_sheet(request, token):
+    """Start a session from the club: players from the roster (a new name joins it), the
+    club's default rules."""
+    club = get_club(token)
+    roster = list(club.players.values_list("name", flat=True))
+    if request.method == "POST":
+        form = ClubSheetForm(request.POST)
+    else:
+        form = ClubSheetForm(initial=club.game_rules.to_data())
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        sheet = clubs.start_session(
+            club, data["name"], data["names"], data["first_dealer"], rules=data["rules"]
+        )
+        remember(request, sheet)
+        return redirect(sheet)
+    context = {"club": club, "links": club_links(club, False), "form": form, "roster": roster}
+    return render(request, "scoresheet/club_new_sheet.html", context)
+
+
+def session_token(link: str) -> str:
+    """The full-access token in a session's link (…/s/<token>/), or the text itself."""
+    match = re.search(r"(?:^|/)s/([^/]+)/?$", urlsplit(link.strip()).path)
+    return match[1] if match else link.strip()
+
+
+@require_http_methods(["GET", "POST"])
+def club_attach(request, token):
+    """Count an existing session in the club: its link, then each seat matched to a roster
+    player by name, to confirm or change."""
+    club = get_club(token)
+    form = AttachForm(request.POST or None)
+    context = {"club": club, "links": club_links(club, False), "form": form}
+    if request.method == "POST" and form.is_valid():
+        sheet = Sheet.objects.filter(token=session_token(form.cleaned_data["session"])).first()
+        if sheet is None:
+            form.add_error(
+                "session", _("The session's link: no session has this link (use its full link).")
+            )
+        elif hasattr(sheet, "club_session"):
+            form.add_error("session", _("This session already belongs to a club."))
+        else:
+            match = clubs.proposed_match(club, sheet)
+            seats = [
+                {
+                    "seat": seat,
+                    "name": name,
+                    "value": request.POST.get(f"seat_{seat}", player.name if player else name),
+                    "found": player is not None,
+                }
+                for seat, (name, player) in enumerate(match)
+            ]
+            context.update(sheet=sheet, seats=seats, roster=club.players.all())
+            if "confirm" in request.POST:
+                try:
+                    clubs.attach(club, sheet, [seat["value"] for seat in seats])
+                except clubs.ClubError as error:
+                    context["attach_error"] = error.translated(_)
+                else:
+                    messages.success(
+                        request, _("“%(name)s” now counts in the club.") % {"name": sheet.name}
+                    )
+                    return redirect(club)
+    return render(request, "scoresheet/club_attach.html", context)
+
+
+@require_POST
+def club_detach(request, token, pk):
+    """Stop counting a session in the club; the session is left as it is."""
+    club = get_club(token)
+    sheet = clubs.detach(club, pk)
+    if sheet is not None:
+        messages.success(
+            request, _("“%(name)s” no longer counts in the club.") % {"name": sheet.name}
+        )
+    return redirect(club)

@@ -1,0 +1,620 @@
+"""The club: its roster, the sessions it counts, and the standings across them.
+
+Every change to a club goes through here, in one transaction; a session's own hands still go
+through ``writes`` (a session started from the club is created by ``writes.create_sheet``).
+
+The standings read only what the write path stores beside each session: its totals, its hand
+count and its statistics' counters (``Sheet.totals``, ``Sheet.hand_count``,
+``Sheet.statistics``); nothing is re-scored and no hand is read, so the club page costs the same
+few queries at any size. Definitions:
+
+- **Hands**: the scored hands a player took part in. A passed deal is nobody's hand, and a
+  dealer who sits out (RULES.md §6) did not play that hand.
+- **Points**: the sum of the player's session totals; **per hand**: points over hands.
+- **Sessions won**: sessions (with at least one hand) where the player's total was the best,
+  ties included.
+- **Hands taken**, and the **share made** of them; the **average contract** is the mean
+  multiplier of the contracts taken (prise 1, garde 2, garde sans 4, garde contre 6).
+- **Rating**: Weng–Lin's Plackett–Luce model (``openskill``), updated after each session in
+  date order with the players ranked by their totals; shown as ``mu − 3·sigma``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from scoresheet import chart, scoring, stats, writes
+from scoresheet import names as player_names
+from scoresheet.models import Club, ClubPlayer, ClubSession, Hand, Sheet
+
+# A read-only link in this browser's list of clubs, beside the full-access tokens.
+READ_ONLY = "cv/"
+NAME_LENGTH = ClubPlayer._meta.get_field("name").max_length
+CLUB_NAME_LENGTH = Club._meta.get_field("name").max_length
+
+
+def _(message: str) -> str:
+    """Mark a message for translation; the caller translates it (gettext_noop)."""
+    return message
+
+
+class ClubError(ValueError):
+    """A change the club refuses: ``message`` (an English msgid) with its ``params``."""
+
+    def __init__(self, message: str, **params):
+        super().__init__(message % params if params else message)
+        self.message = message
+        self.params = params
+
+    def translated(self, gettext) -> str:
+        text = gettext(self.message)
+        return text % self.params if self.params else text
+
+
+def listed(entries: list[str]) -> list[dict]:
+    """This browser's clubs (the tokens of its session cookie), newest first: one query."""
+    if not entries:
+        return []
+    full = [e for e in entries if not e.startswith(READ_ONLY)]
+    read_only = [e.removeprefix(READ_ONLY) for e in entries if e.startswith(READ_ONLY)]
+    found = Club.objects.filter(Q(token__in=full) | Q(view_token__in=read_only))
+    by_entry = {}
+    for club in found:
+        by_entry[club.token] = (club, False)
+        by_entry[READ_ONLY + club.view_token] = (club, True)
+    shown, result = set(), []
+    for entry in entries:
+        if entry not in by_entry or by_entry[entry][0].pk in shown:
+            continue
+        club, readonly = by_entry[entry]
+        # A browser given both links of a club keeps the one that can change it.
+        readonly = readonly and club.token not in full
+        shown.add(club.pk)
+        url = club.get_view_url() if readonly else club.get_absolute_url()
+        result.append({"club": club, "url": url, "readonly": readonly})
+    return result
+
+
+# The roster
+
+
+def clean_player_name(value: str) -> str:
+    """A roster name as it is stored, or ``ClubError`` saying why it cannot be one."""
+    name = player_names.clean(value or "")
+    if not name:
+        raise ClubError(_("Name: enter the player's name."))
+    if len(name) > NAME_LENGTH:
+        raise ClubError(_("Name: a name has at most %(length)s characters."), length=NAME_LENGTH)
+    return name
+
+
+def create_club(name: str, rules: scoring.Rules = scoring.FFT, players=()) -> Club:
+    """A new club, its default house rules and its first players."""
+    with transaction.atomic():
+        club = Club.objects.create(name=name, rules=rules.to_data())
+        for player in players:
+            add_player(club, player)
+    return club
+
+
+def add_player(club: Club, name: str) -> ClubPlayer:
+    """Put a new name on the roster; refuses a name already there (by ``names.key``)."""
+    name = clean_player_name(name)
+    if club.players.filter(key=player_names.key(name)).exists():
+        raise ClubError(_("“%(name)s” is already one of the club's players."), name=name)
+    return ClubPlayer.objects.create(club=club, name=name)
+
+
+def roster_entries(club: Club, names) -> list[ClubPlayer]:
+    """The roster players of ``names`` (cleaned names), in order; a name not on the roster
+    yet is added to it."""
+    wanted = [player_names.key(name) for name in names]
+    found = {p.key: p for p in club.players.filter(key__in=wanted)}
+    entries = []
+    for name, key in zip(names, wanted, strict=True):
+        if key not in found:
+            found[key] = ClubPlayer.objects.create(club=club, name=clean_player_name(name))
+        entries.append(found[key])
+    return entries
+
+
+def rename_player(club: Club, player_id: int, name: str) -> ClubPlayer:
+    """Give a roster entry another name; refuses a name another entry has."""
+    name = clean_player_name(name)
+    with transaction.atomic():
+        player = club.players.select_for_update().filter(pk=player_id).first()
+        if player is None:
+            raise ClubError(_("That player is not one of the club's players."))
+        clash = club.players.filter(key=player_names.key(name)).exclude(pk=player.pk)
+        if clash.exists():
+            raise ClubError(
+                _("“%(name)s” is already one of the club's players: merge them instead."),
+                name=name,
+            )
+        player.name = name
+        player.save(update_fields=["name", "key"])
+    return player
+
+
+def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubPlayer:
+    """Make ``drop`` (a name typed twice) the same player as ``keep``: every session of
+    ``drop`` counts for ``keep``, and ``drop`` leaves the roster."""
+    if keep_id == drop_id:
+        raise ClubError(_("Choose two different players to merge."))
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        players = {p.pk: p for p in club.players.filter(pk__in=[keep_id, drop_id])}
+        if len(players) != 2:
+            raise ClubError(_("That player is not one of the club's players."))
+        keep, drop = players[keep_id], players[drop_id]
+        changed = []
+        for session in club.sessions.select_related("sheet"):
+            if drop.pk not in session.players:
+                continue
+            if keep.pk in session.players:
+                raise ClubError(
+                    _("%(keep)s and %(drop)s both played “%(session)s”: they are two people."),
+                    keep=keep.name,
+                    drop=drop.name,
+                    session=session.sheet.name,
+                )
+            session.players = [keep.pk if p == drop.pk else p for p in session.players]
+            changed.append(session)
+        ClubSession.objects.bulk_update(changed, ["players"])
+        drop.delete()
+    return keep
+
+
+# The club's sessions
+
+
+def start_session(
+    club: Club,
+    name: str,
+    names,
+    first_dealer: int,
+    rules: scoring.Rules | None = None,
+) -> Sheet:
+    """A new session of the club: its seats are roster players (a new name joins the roster),
+    and it plays the club's default rules unless given others."""
+    with transaction.atomic():
+        sheet = writes.create_sheet(
+            name, list(names), first_dealer, rules=club.game_rules if rules is None else rules
+        )
+        entries = roster_entries(club, names)
+        ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+    return sheet
+
+
+def proposed_match(club: Club, sheet: Sheet) -> list[tuple[str, ClubPlayer | None]]:
+    """Each seat of ``sheet`` with the roster player of the same name (by key), or None."""
+    seats = list(sheet.seats.values_list("name", "key"))
+    roster = {p.key: p for p in club.players.filter(key__in=[key for _, key in seats])}
+    return [(name, roster.get(key)) for name, key in seats]
+
+
+def attach(club: Club, sheet: Sheet, names) -> ClubSession:
+    """Count an existing session in the club, seat ``i`` being roster player ``names[i]``
+    (a new name joins the roster). A session belongs to one club at most."""
+    names = [clean_player_name(name) for name in names]
+    if len(names) != sheet.seats.count():
+        raise ClubError(_("Give a player for every seat of the session."))
+    keys = [player_names.key(name) for name in names]
+    if len(set(keys)) != len(keys):
+        raise ClubError(_("Each seat needs a different player."))
+    with transaction.atomic():
+        Club.objects.select_for_update().filter(pk=club.pk).first()
+        if ClubSession.objects.filter(sheet=sheet).exists():
+            raise ClubError(_("This session already belongs to a club."))
+        entries = roster_entries(club, names)
+        return ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+
+
+def detach(club: Club, session_id: int) -> Sheet | None:
+    """Stop counting a session in the club; the session itself is left as it is."""
+    session = club.sessions.select_related("sheet").filter(pk=session_id).first()
+    if session is None:
+        return None
+    session.delete()
+    return session.sheet
+
+
+# Periods
+
+
+@dataclass(frozen=True)
+class Period:
+    """The sessions created from ``start`` to ``end`` (dates, both included; None: open)."""
+
+    kind: str
+    start: date | None = None
+    end: date | None = None
+
+    def bounds(self) -> tuple[datetime | None, datetime | None]:
+        """The period as instants in the server's time zone: [from, until)."""
+        zone = timezone.get_current_timezone()
+        start = datetime.combine(self.start, time.min, zone) if self.start else None
+        end = None
+        if self.end:
+            end = datetime.combine(self.end + timedelta(days=1), time.min, zone)
+        return start, end
+
+    def query(self) -> dict:
+        """The period as the club page's query string parameters."""
+        if self.kind == "range":
+            return {
+                "period": "range",
+                "from": self.start.isoformat() if self.start else "",
+                "to": self.end.isoformat() if self.end else "",
+            }
+        return {"period": self.kind}
+
+
+PERIODS = ("month", "year", "all", "range")
+
+
+def period_of(params, today: date | None = None) -> Period:
+    """The period a club page asks for: "month", "year", "all" (the default) or "range" with
+    "from" and "to" (ISO dates, either may be left out); raises ``ClubError`` on a bad date."""
+    today = today or timezone.localdate()
+    kind = params.get("period") or "all"
+    if kind == "month":
+        last = calendar.monthrange(today.year, today.month)[1]
+        return Period("month", today.replace(day=1), today.replace(day=last))
+    if kind == "year":
+        return Period("year", date(today.year, 1, 1), date(today.year, 12, 31))
+    if kind == "range":
+        days = []
+        for name, label in (("from", _("From")), ("to", _("To"))):
+            value = (params.get(name) or "").strip()
+            try:
+                day = date.fromisoformat(value) if value else None
+            except ValueError:
+                raise ClubError(
+                    _("%(field)s: give a date like 2026-09-30."), field=label
+                ) from None
+            if day is not None and not date(2000, 1, 1) <= day <= date(2100, 12, 31):
+                raise ClubError(_("%(field)s: give a date from 2000 to 2100."), field=label)
+            days.append(day)
+        start, end = days
+        if start and end and start > end:
+            raise ClubError(_("From: the period starts after it ends."))
+        return Period("range", start, end)
+    return Period("all")
+
+
+# Standings
+
+
+@dataclass
+class Standing:
+    """One player's line of the standings."""
+
+    player: ClubPlayer
+    sessions: int = 0
+    hands: int = 0
+    points: int = 0
+    wins: int = 0
+    taken: int = 0
+    made: int = 0
+    multipliers: int = 0
+    rating: float = 0.0
+    mu: float = 0.0
+    sigma: float = 0.0
+    leads: set = field(default_factory=set)
+
+    @property
+    def per_hand(self) -> float | None:
+        return round(self.points / self.hands, 1) if self.hands else None
+
+    @property
+    def share_made(self) -> int | None:
+        """Hands made, in percent of hands taken."""
+        return round(100 * self.made / self.taken) if self.taken else None
+
+    @property
+    def average_contract(self) -> float | None:
+        """The mean multiplier of the contracts taken."""
+        return round(self.multipliers / self.taken, 1) if self.taken else None
+
+
+# The standings' columns: (key, attribute); the page and the CSV label them.
+COLUMNS = (
+    ("sessions", "sessions"),
+    ("hands", "hands"),
+    ("points", "points"),
+    ("per_hand", "per_hand"),
+    ("wins", "wins"),
+    ("taken", "taken"),
+    ("made", "share_made"),
+    ("contract", "average_contract"),
+    ("rating", "rating"),
+)
+SORTS = {key for key, _attribute in COLUMNS} | {"name"}
+
+
+@dataclass
+class Standings:
+    period: Period
+    rows: list[Standing]
+    # How many sessions of the club the period holds; ``chart`` is what chart.draw takes:
+    # {"points": [[session number, [cumulative points by player]]…], "players": [pk…]}.
+    session_count: int
+    chart: dict
+    sort: str = "points"
+
+    def chart_points(self) -> tuple[dict[int, tuple[int, ...]], list[str], list[int]]:
+        """The chart of each player's cumulative points after each session of the period
+        (at most chart.POINTS of them, as the sheet's chart): points, names and ends."""
+        names = {row.player.pk: row.player.name for row in self.rows}
+        players = [pk for pk in self.chart["players"] if pk in names]
+        keep = [self.chart["players"].index(pk) for pk in players]
+        points = {
+            number: tuple(totals[i] for i in keep) for number, totals in self.chart["points"]
+        }
+        ends = list(points[max(points)]) if points else []
+        return points, [names[pk] for pk in players], ends
+
+
+RATING_MODEL = PlackettLuce()
+# Entries kept in Club.standings_cache: the periods a club page is usually asked for.
+CACHED = 4
+
+
+def _sessions(club: Club, period: Period):
+    """The club's sessions in the period, oldest first."""
+    start, end = period.bounds()
+    found = club.sessions.all()
+    if start:
+        found = found.filter(sheet__created__gte=start)
+    if end:
+        found = found.filter(sheet__created__lt=end)
+    return found.order_by("sheet__created", "sheet_id")
+
+
+def _read(club: Club, period: Period):
+    """The period's sessions with the stored fields the standings read: one query."""
+    return list(
+        _sessions(club, period)
+        .select_related("sheet")
+        .only(
+            "club",
+            "players",
+            "sheet__name",
+            "sheet__created",
+            "sheet__token",
+            "sheet__view_token",
+            "sheet__hand_count",
+            "sheet__totals",
+            "sheet__statistics",
+            "sheet__rules",
+        )
+    )
+
+
+def latest_sessions(club: Club, period: Period, count: int) -> list[ClubSession]:
+    """The period's latest ``count`` sessions, newest first, for the club page's list."""
+    found = _sessions(club, period).select_related("sheet").defer("sheet__statistics")
+    return list(found.reverse()[:count])
+
+
+def _computed(club: Club, period: Period) -> dict:
+    """Each player's figures and the chart's points, from the stored totals and counters of
+    the period's sessions (no hand read, nothing re-scored), as JSON data."""
+    figures = defaultdict(lambda: [0, 0, 0, 0, 0, 0, 0])
+    ratings = {}
+    running = defaultdict(int)
+    cumulative = []
+    for session in _read(club, period):
+        sheet = session.sheet
+        players = session.players
+        totals = sheet.totals
+        counters = stats.Counters.from_data(sheet.statistics, len(players))
+        best = max(totals) if sheet.hand_count else None
+        for seat, player in enumerate(players):
+            line = figures[player]
+            tally = counters.tallies[seat]
+            taken = sum(tally.taken.values())
+            line[0] += 1
+            line[1] += taken + tally.called + tally.defended
+            line[2] += totals[seat]
+            line[3] += best is not None and totals[seat] == best
+            line[4] += taken
+            line[5] += sum(tally.made.values())
+            line[6] += sum(
+                scoring.MULTIPLIERS[contract] * count for contract, count in tally.taken.items()
+            )
+            running[player] += totals[seat]
+        cumulative.append(dict(running))
+        if sheet.hand_count:
+            teams = [[ratings.get(player) or RATING_MODEL.rating()] for player in players]
+            # Higher totals rank first; equal totals share a place.
+            rated = RATING_MODEL.rate(teams, scores=list(totals))
+            for player, (rating,) in zip(players, rated, strict=True):
+                ratings[player] = rating
+    order = sorted(figures)
+    wanted = chart.sampled(len(cumulative))
+    points = [[0, [0] * len(order)]] + [
+        [n, [cumulative[n - 1].get(pk, 0) for pk in order]] for n in wanted if n
+    ]
+    return {
+        "sessions": len(cumulative),
+        "players": {
+            str(pk): [*line, ratings[pk].mu, ratings[pk].sigma] if pk in ratings else [*line]
+            for pk, line in figures.items()
+        },
+        "chart": {"players": order, "points": points},
+    }
+
+
+def _fingerprint(club: Club, period: Period) -> str:
+    """What the period's standings depend on: each session's sheet and revision (any change
+    to a sheet moves it on, writes.py), its seats' players and their order (one small query)."""
+    light = list(_sessions(club, period).values_list("sheet_id", "sheet__revision", "players"))
+    start, end = period.bounds()
+    text = json.dumps([start and start.isoformat(), end and end.isoformat(), light])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def standings(club: Club, period: Period = Period("all"), sort: str = "points") -> Standings:
+    """Every roster player's line for the period (those who played first): a fixed number of
+    queries whatever the club's size, and the sessions read only when one of them changed
+    since the last time (Club.standings_cache)."""
+    roster = list(club.players.all())
+    key = _fingerprint(club, period)
+    data = club.standings_cache.get(key)
+    if data is None:
+        data = _computed(club, period)
+        kept = list(club.standings_cache.items())[-(CACHED - 1) :]
+        club.standings_cache = {**dict(kept), key: data}
+        Club.objects.filter(pk=club.pk).update(standings_cache=club.standings_cache)
+    rows = []
+    for player in roster:
+        line = Standing(player)
+        figures = data["players"].get(str(player.pk))
+        if figures:
+            (
+                line.sessions,
+                line.hands,
+                line.points,
+                line.wins,
+                line.taken,
+                line.made,
+                line.multipliers,
+            ) = figures[:7]
+            if len(figures) == 9:
+                line.mu, line.sigma = figures[7:]
+            else:
+                line.mu, line.sigma = RATING_MODEL.mu, RATING_MODEL.sigma
+            line.rating = round(line.mu - 3 * line.sigma, 1)
+        else:
+            line.mu, line.sigma = RATING_MODEL.mu, RATING_MODEL.sigma
+        rows.append(line)
+    mark_leaders([row for row in rows if row.sessions])
+    result = Standings(period, rows, data["sessions"], data["chart"])
+    sort_rows(result, sort)
+    return result
+
+
+def mark_leaders(rows: list[Standing]) -> None:
+    """Mark, in each column, the players with the best value (the highest)."""
+    for key, attribute in COLUMNS:
+        values = [getattr(row, attribute) for row in rows]
+        known = [v for v in values if v is not None]
+        if not known:
+            continue
+        best = max(known)
+        for row, value in zip(rows, values, strict=True):
+            if value == best:
+                row.leads.add(key)
+
+
+def sort_rows(result: Standings, sort: str) -> None:
+    """Order the lines by a column, best first (by name for "name"); those who played in the
+    period before those who did not."""
+    sort = sort if sort in SORTS else "points"
+    result.sort = sort
+    attribute = dict(COLUMNS).get(sort)
+
+    def order(row: Standing):
+        if attribute is None:
+            return (not row.sessions, player_names.key(row.player.name))
+        value = getattr(row, attribute)
+        return (not row.sessions, value is None, -(value or 0), player_names.key(row.player.name))
+
+    result.rows.sort(key=order)
+
+
+# A player's page
+
+
+@dataclass
+class PlayerRecord:
+    player: ClubPlayer
+    sessions: list[dict]
+    best: dict | None
+    worst: dict | None
+    contracts: list[stats.ContractRecord]
+    partners: list[tuple[str, int]]
+    best_streak: int
+    session_streak: int
+
+
+def player_record(club: Club, player: ClubPlayer) -> PlayerRecord:
+    """A player's sessions with their results, best and worst hand, contracts taken, favourite
+    partners at 5 players and streaks; a fixed number of queries."""
+    sessions = [s for s in _read(club, Period("all")) if player.pk in s.players]
+    names = {p.pk: p.name for p in club.players.all()}
+    seat_of = {s.sheet_id: s.players.index(player.pk) for s in sessions}
+    rows, taken, made = [], defaultdict(int), defaultdict(int)
+    best_streak = session_streak = run = 0
+    for session in sessions:
+        sheet, seat = session.sheet, seat_of[session.sheet_id]
+        totals = sheet.totals
+        counters = stats.Counters.from_data(sheet.statistics, len(totals))
+        tally = counters.tallies[seat]
+        for contract, count in tally.taken.items():
+            taken[contract] += count
+            made[contract] += tally.made[contract]
+        best_streak = max(best_streak, tally.best.length)
+        rank = 1 + sum(total > totals[seat] for total in totals)
+        won = bool(sheet.hand_count) and rank == 1
+        run = run + 1 if won else 0
+        session_streak = max(session_streak, run)
+        rows.append(
+            {
+                "sheet": sheet,
+                "total": totals[seat],
+                "rank": rank,
+                "seats": len(totals),
+                "won": won,
+                "hands": sum(tally.taken.values()) + tally.called + tally.defended,
+            }
+        )
+    best = worst = None
+    partners = defaultdict(int)
+    seats_of = {s.sheet_id: s for s in sessions}
+    hands = Hand.objects.filter(sheet_id__in=list(seat_of), passed=False).values_list(
+        "sheet_id", "number", "dealer", "taker", "partner", "contract", "scores"
+    )
+    rules_of = {s.sheet_id: s.sheet.game_rules for s in sessions}
+    for sheet_id, number, dealer, taker, partner, contract, scores in hands:
+        session, seat, rules = seats_of[sheet_id], seat_of[sheet_id], rules_of[sheet_id]
+        if rules.dealer_sits_out and dealer == seat:
+            continue
+        score = scores[seat]
+        hand = {"sheet": session.sheet, "number": number, "score": score, "contract": contract}
+        if best is None or score > best["score"]:
+            best = hand
+        if worst is None or score < worst["score"]:
+            worst = hand
+        if rules.players(len(scores)) == 5 and partner is not None and partner != taker:
+            if taker == seat:
+                partners[session.players[partner]] += 1
+            elif partner == seat:
+                partners[session.players[taker]] += 1
+    favourite = sorted(partners.items(), key=lambda item: (-item[1], names.get(item[0], "")))
+    return PlayerRecord(
+        player=player,
+        sessions=rows[::-1],
+        best=best,
+        worst=worst,
+        contracts=[
+            stats.ContractRecord(contract, taken[contract], made[contract])
+            for contract in scoring.Contract
+            if taken[contract]
+        ],
+        partners=[(names[pk], count) for pk, count in favourite[:3] if pk in names],
+        best_streak=best_streak,
+        session_streak=session_streak,
+    )

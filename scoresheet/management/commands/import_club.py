@@ -1,0 +1,35 @@
+"""``manage.py import_club FILE``: restore a club's JSON backup as a new club."""
+
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoresheet import backup, club_backup
+
+
+class Command(BaseCommand):
+    help = (
+        "Restore a club's JSON backup (tarot-club/1) as a new club and print its URL path on "
+        "the last line; a refused backup writes nothing and exits non-zero."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the club's backup file, or - for stdin")
+
+    def handle(self, *args, file, **options):
+        try:
+            if file == "-":
+                data = sys.stdin.buffer.read(club_backup.MAX_BYTES + 1)
+            else:
+                with open(file, "rb") as source:
+                    data = source.read(club_backup.MAX_BYTES + 1)
+        except OSError as error:
+            raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+        try:
+            club = club_backup.load(data)
+        except backup.BackupError as error:
+            raise CommandError(error.message) from None
+        players = club.players.count()
+        sessions = club.sessions.count()
+        self.stdout.write(f"Restored “{club.name}”: {players} players, {sessions} sessions.")
+        self.stdout.write(club.get_absolute_url())

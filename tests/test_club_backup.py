@@ -1,0 +1,104 @@
+"""The club's JSON backup (tarot-club/1): a round trip, refusals that name the session and the
+hand and write nothing, and the two commands."""
+
+import copy
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from scoresheet import backup, club_backup, clubs
+from scoresheet.models import Club, Sheet
+from tests.conftest import BACKUPS
+from tests.test_clubs import club  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+def lines_of(found):
+    return [
+        (r.player.name, r.sessions, r.hands, r.points, r.wins, r.taken, r.made) for r in found.rows
+    ]
+
+
+def test_round_trip(club):  # noqa: F811
+    ana = club.players.get(name="Ana")
+    clubs.rename_player(club, ana.pk, "Anna")
+    text = club_backup.dumps(club_backup.dump(club))
+    data = json.loads(text)
+    assert data["format"] == "tarot-club/1"
+    # Each session's players are written as roster names, even after a rename.
+    assert data["sessions"][0]["players"] == ["Anna", "Ben", "Chloé", "Dan"]
+    restored = club_backup.load(text)
+    assert restored.pk != club.pk
+    assert restored.token != club.token
+    assert restored.name == club.name
+    assert restored.created == club.created
+    assert lines_of(clubs.standings(restored)) == lines_of(clubs.standings(club))
+    again = json.loads(club_backup.dumps(club_backup.dump(restored)))
+    assert again == data
+
+
+def valid() -> dict:
+    session = copy.deepcopy(BACKUPS[4])
+    return {
+        "format": "tarot-club/1",
+        "name": "Le jeudi",
+        "created": "2026-09-01T20:00:00+02:00",
+        "players": [*list(session["players"]), "Zoé"],
+        "rules": {},
+        "sessions": [copy.deepcopy(session), session],
+    }
+
+
+def test_a_valid_backup_restores():
+    restored = club_backup.load(json.dumps(valid()))
+    assert restored.sessions.count() == 2
+    assert restored.players.count() == 5
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(format="tarot-club/2"), "format"),
+        (lambda d: d.pop("players"), "no “players”"),
+        (lambda d: d["players"].append(d["players"][0].upper()), "already one of the club"),
+        (lambda d: d["sessions"][1]["hands"][1].update(bouts=7), r"Session 2 \(“"),
+        (lambda d: d["sessions"][1]["hands"][1].update(bouts=7), "Hand 2:"),
+        (lambda d: d["players"].remove("Zoé") or d["players"].pop(0), "not one of the club"),
+        (lambda d: d.update(sessions={}), "list of sessions"),
+    ],
+)
+def test_a_bad_backup_is_refused_whole(change, message):
+    data = valid()
+    change(data)
+    with pytest.raises(backup.BackupError, match=message):
+        club_backup.load(json.dumps(data))
+    assert not Club.objects.exists()
+    assert not Sheet.objects.exists()
+
+
+def test_not_json():
+    with pytest.raises(backup.BackupError, match="not JSON"):
+        club_backup.load(b"\xff{")
+
+
+def test_commands_round_trip(club, tmp_path, capsys):  # noqa: F811
+    out = tmp_path / "club.json"
+    call_command("export_club", f"https://x.example/c/{club.token}/", "-o", str(out))
+    call_command("import_club", str(out))
+    printed = capsys.readouterr().out.strip().splitlines()
+    restored = Club.objects.exclude(pk=club.pk).get()
+    assert printed[-1] == restored.get_absolute_url()
+    csv_file = tmp_path / "standings.csv"
+    call_command("export_club", club.token, "-o", str(csv_file), "--standings")
+    text = csv_file.read_text(encoding="utf-8")
+    assert text.startswith('\ufeff"Player","Sessions","Hands","Points"')
+    assert '"Ana",3,4,420' in text
+    with pytest.raises(CommandError, match="No club"):
+        call_command("export_club", "nope")
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    with pytest.raises(CommandError):
+        call_command("import_club", str(bad))

@@ -1,0 +1,351 @@
+"""The club's domain (scoresheet/clubs.py): standings on hand-built clubs, periods, the rating,
+the roster's renames and merges. Expected values are worked out from RULES.md by hand."""
+
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from openskill.models import PlackettLuce
+
+from scoresheet import clubs, scoring, writes
+from scoresheet.models import ClubPlayer, ClubSession
+
+pytestmark = pytest.mark.django_db
+PARIS = ZoneInfo("Europe/Paris")
+
+
+def at(day: str) -> datetime:
+    return datetime.fromisoformat(day + "T20:00").replace(tzinfo=PARIS)
+
+
+def session(club, names, hands, created, rules=scoring.FFT, first_dealer=0):
+    """A session of the club, stored through the write path with its hands."""
+    sheet = writes.create_sheet(
+        "Soirée " + created, names, first_dealer, rules=rules, created=at(created), hands=hands
+    )
+    entries = clubs.roster_entries(club, names)
+    ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+    return sheet
+
+
+@pytest.fixture
+def club():
+    """Three sessions: attendance varies, one at 6 seats with the dealer sitting out, one
+    under house rules (rounding to 10).
+
+    A (4 players): Ana garde 2 bouts 51 (made by 10: 70 a defender): +210, −70 ×3; Ben prise
+    1 bout 41 (lost by 10: 35): −105, +35 ×3. Totals Ana 245, Ben −175, Chloé −35, Dan −35.
+    B (6 seats, dealer out): hand 1 Ana deals, Ben garde with Chloé, 2 bouts 51 → Ben +140,
+    Chloé +70, Dan, Élise, Fanny −70, Ana 0; hand 2 Ben deals, Dan prise alone 1 bout 41
+    (lost by 10: 35) → Dan −140, Ana, Chloé, Élise, Fanny +35, Ben 0.
+    Totals Ana 35, Ben 140, Chloé 105, Dan −210, Élise −35, Fanny −35.
+    C (3 players, rounding 10): Ana garde 2 bouts 49 (made by 8 → 10: 70) → +140, −70, −70.
+    """
+    club = clubs.create_club("Le jeudi")
+    session(
+        club,
+        ["Ana", "Ben", "Chloé", "Dan"],
+        [
+            (0, scoring.Hand(4, 0, "garde", 2, 51)),
+            (1, scoring.Hand(4, 1, "prise", 1, 41)),
+        ],
+        "2026-01-10",
+    )
+    session(
+        club,
+        ["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny"],
+        [
+            (0, scoring.Hand(6, 1, "garde", 2, 51, partner=2, dealer=0)),
+            (1, scoring.Hand(6, 3, "prise", 1, 41, partner=None, dealer=1)),
+        ],
+        "2026-02-05",
+        rules=scoring.Rules(dealer_sits_out=True),
+    )
+    session(
+        club,
+        ["Ana", "Ben", "Élise"],
+        [(2, scoring.Hand(3, 0, "garde", 2, 49))],
+        "2026-03-01",
+        rules=scoring.Rules(rounding=10),
+    )
+    return club
+
+
+def lines(result):
+    return {row.player.name: row for row in result.rows}
+
+
+def test_the_sheets_hold_the_worked_totals(club):
+    totals = [s.sheet.totals for s in club.sessions.order_by("sheet__created")]
+    assert totals == [
+        [245, -175, -35, -35],
+        [35, 140, 105, -210, -35, -35],
+        [140, -70, -70],
+    ]
+
+
+def test_all_time_standings(club):
+    found = lines(clubs.standings(club))
+    expected = {
+        # name: sessions, hands, points, wins, taken, made, share, average contract
+        "Ana": (3, 4, 420, 2, 2, 2, 100, 2.0),
+        "Ben": (3, 4, -105, 1, 2, 1, 50, 1.5),
+        "Chloé": (2, 4, 70, 0, 0, 0, None, None),
+        "Dan": (2, 4, -245, 0, 1, 0, 0, 1.0),
+        "Élise": (2, 3, -105, 0, 0, 0, None, None),
+        "Fanny": (1, 2, -35, 0, 0, 0, None, None),
+    }
+    for name, values in expected.items():
+        row = found[name]
+        assert (
+            row.sessions,
+            row.hands,
+            row.points,
+            row.wins,
+            row.taken,
+            row.made,
+            row.share_made,
+            row.average_contract,
+        ) == values, name
+    assert found["Ana"].per_hand == 105.0
+    assert found["Fanny"].per_hand == -17.5
+
+
+def test_the_dealer_sitting_out_plays_fewer_hands(club):
+    sheet = club.sessions.get(sheet__seats__name="Fanny").sheet
+    assert sheet.hand_count == 2
+    found = lines(
+        clubs.standings(club, clubs.Period("range", date(2026, 2, 1), date(2026, 2, 28)))
+    )
+    # Ana dealt hand 1 and Ben hand 2: each sat out one of the two hands.
+    assert found["Ana"].hands == 1
+    assert found["Ben"].hands == 1
+    assert found["Chloé"].hands == 2
+
+
+def test_leaders_are_marked_and_sorting(club):
+    result = clubs.standings(club, sort="points")
+    assert [row.player.name for row in result.rows] == [
+        "Ana",
+        "Chloé",
+        "Fanny",
+        "Ben",
+        "Élise",
+        "Dan",
+    ]
+    found = lines(result)
+    assert "points" in found["Ana"].leads
+    assert "points" not in found["Ben"].leads
+    # Four players share the most hands (4).
+    assert {n for n, row in found.items() if "hands" in row.leads} == {
+        "Ana",
+        "Ben",
+        "Chloé",
+        "Dan",
+    }
+    assert "made" in found["Ana"].leads
+    by_name = clubs.standings(club, sort="name")
+    assert next(row.player.name for row in by_name.rows) == "Ana"
+    by_wins = clubs.standings(club, sort="wins")
+    assert [row.player.name for row in by_wins.rows][:2] == ["Ana", "Ben"]
+
+
+@pytest.mark.parametrize(
+    ("params", "today", "sessions"),
+    [
+        ({"period": "month"}, date(2026, 2, 20), 1),
+        ({"period": "year"}, date(2026, 2, 20), 3),
+        ({"period": "year"}, date(2027, 1, 2), 0),
+        ({}, date(2030, 1, 1), 3),
+        ({"period": "range", "from": "2026-01-01", "to": "2026-01-31"}, None, 1),
+        ({"period": "range", "from": "2026-02-05", "to": ""}, None, 2),
+        ({"period": "range", "from": "", "to": "2026-02-05"}, None, 2),
+    ],
+)
+def test_periods(club, params, today, sessions):
+    period = clubs.period_of(params, today)
+    assert clubs.standings(club, period).session_count == sessions
+
+
+def test_period_refuses_bad_dates():
+    with pytest.raises(clubs.ClubError, match="From"):
+        clubs.period_of({"period": "range", "from": "yesterday"})
+    with pytest.raises(clubs.ClubError, match="starts after"):
+        clubs.period_of({"period": "range", "from": "2026-03-01", "to": "2026-02-01"})
+
+
+def test_a_month_reads_only_its_sessions(club):
+    found = lines(clubs.standings(club, clubs.period_of({"period": "month"}, date(2026, 1, 15))))
+    assert found["Ana"].points == 245
+    assert found["Élise"].sessions == 0
+    assert found["Élise"].rating == 0.0
+
+
+def test_rating_follows_openskill_plackett_luce(club):
+    """The rating is the library's: fresh players (mu 25, sigma 25/3), each session rated in
+    date order with the totals as scores; the figure is the ordinal, mu − 3 sigma."""
+    model = PlackettLuce()
+    ratings = {}
+    for names, totals in [
+        (["Ana", "Ben", "Chloé", "Dan"], [245, -175, -35, -35]),
+        (["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny"], [35, 140, 105, -210, -35, -35]),
+        (["Ana", "Ben", "Élise"], [140, -70, -70]),
+    ]:
+        teams = [[ratings.get(name) or model.rating()] for name in names]
+        for name, (rating,) in zip(names, model.rate(teams, scores=totals), strict=True):
+            ratings[name] = rating
+    found = lines(clubs.standings(club))
+    for name, rating in ratings.items():
+        assert found[name].mu == pytest.approx(rating.mu)
+        assert found[name].sigma == pytest.approx(rating.sigma)
+        assert found[name].rating == round(rating.mu - 3 * rating.sigma, 1)
+
+
+def test_rating_of_one_session_moves_the_winner_up_and_ties_alike():
+    """openskill's documented behaviour: players start at mu 25, sigma 25/3; the winner's mu
+    rises, the others' fall, players with equal scores move alike, every sigma shrinks."""
+    club = clubs.create_club("Petit club", players=["Zoé"])
+    session(
+        club,
+        ["Ana", "Ben", "Chloé", "Dan"],
+        [(0, scoring.Hand(4, 0, "garde", 2, 51))],
+        "2026-01-10",
+    )
+    found = lines(clubs.standings(club))
+    assert found["Ana"].mu > 25 > found["Ben"].mu
+    assert found["Ben"].mu == pytest.approx(found["Chloé"].mu) == pytest.approx(found["Dan"].mu)
+    assert all(found[n].sigma < 25 / 3 for n in ("Ana", "Ben", "Chloé", "Dan"))
+    # Zoé did not play: untouched, and last.
+    assert (found["Zoé"].mu, found["Zoé"].sigma, found["Zoé"].sessions) == (25, 25 / 3, 0)
+    assert clubs.standings(club).rows[-1].player.name == "Zoé"
+
+
+def test_rename_keeps_the_history(club):
+    ana = club.players.get(name="Ana")
+    clubs.rename_player(club, ana.pk, "  Anna  ")
+    found = lines(clubs.standings(club))
+    assert found["Anna"].points == 420
+    with pytest.raises(clubs.ClubError, match="already"):
+        clubs.rename_player(club, ana.pk, "BEN")
+    assert club.players.get(pk=ana.pk).name == "Anna"
+
+
+def test_merge_two_entries(club):
+    session(
+        club, ["Anne", "Ben", "Chloé"], [(0, scoring.Hand(3, 0, "garde", 2, 49))], "2026-03-02"
+    )
+    ana, anne = club.players.get(name="Ana"), club.players.get(name="Anne")
+    # Anne's session: garde made by 8, at 3 players: (25 + 8) × 2 = 66 a defender, +132.
+    assert lines(clubs.standings(club))["Anne"].points == 132
+    clubs.merge_players(club, ana.pk, anne.pk)
+    found = lines(clubs.standings(club))
+    assert "Anne" not in found
+    assert (found["Ana"].sessions, found["Ana"].points, found["Ana"].wins) == (4, 552, 3)
+    assert not ClubPlayer.objects.filter(pk=anne.pk).exists()
+
+
+def test_merge_refuses_two_people_of_one_session(club):
+    ana, ben = club.players.get(name="Ana"), club.players.get(name="Ben")
+    with pytest.raises(clubs.ClubError, match="two people"):
+        clubs.merge_players(club, ana.pk, ben.pk)
+    assert club.players.filter(pk=ben.pk).exists()
+
+
+def test_roster_names_are_unique_by_key(club):
+    with pytest.raises(clubs.ClubError, match="already"):
+        clubs.add_player(club, "chloe\u0301")  # "chloé" typed with a combining accent
+    with pytest.raises(clubs.ClubError, match="Name"):
+        clubs.add_player(club, "\u200b ")
+
+
+def test_start_session_takes_the_club_rules_and_adds_new_names():
+    club = clubs.create_club("Maison", scoring.Rules(rounding=5), players=["Ana", "Ben"])
+    sheet = clubs.start_session(club, "Lundi", ["ANA", "Ben", "Chloé"], 0)
+    assert sheet.game_rules == scoring.Rules(rounding=5)
+    assert sorted(club.players.values_list("name", flat=True)) == ["Ana", "Ben", "Chloé"]
+    assert club.sessions.get().players == [
+        club.players.get(name=n).pk for n in ("Ana", "Ben", "Chloé")
+    ]
+
+
+def test_attach_and_detach():
+    club = clubs.create_club("Maison", players=["Ana"])
+    sheet = writes.create_sheet("Hier", ["ana", "Ben", "Chloé"], 0)
+    match = clubs.proposed_match(club, sheet)
+    assert [(name, p.name if p else None) for name, p in match] == [
+        ("ana", "Ana"),
+        ("Ben", None),
+        ("Chloé", None),
+    ]
+    with pytest.raises(clubs.ClubError, match="different"):
+        clubs.attach(club, sheet, ["Ana", "Ana", "Chloé"])
+    clubs.attach(club, sheet, ["Ana", "Benoît", "Chloé"])
+    assert sorted(club.players.values_list("name", flat=True)) == ["Ana", "Benoît", "Chloé"]
+    other = clubs.create_club("Autre")
+    with pytest.raises(clubs.ClubError, match="already belongs"):
+        clubs.attach(other, sheet, ["Ana", "Ben", "Chloé"])
+    clubs.detach(club, club.sessions.get().pk)
+    assert not club.sessions.exists()
+    sheet.refresh_from_db()
+    assert sheet.name == "Hier"
+
+
+def test_player_record(club):
+    ana = club.players.get(name="Ana")
+    record = clubs.player_record(club, ana)
+    assert [(r["total"], r["rank"], r["won"]) for r in record.sessions] == [
+        (140, 1, True),
+        (35, 3, False),
+        (245, 1, True),
+    ]
+    # Ana sat out hand 1 of B (a 0 that is no hand of hers); her hands: +210, +35 (A), +35
+    # (B hand 2), +140 (C).
+    assert record.best["score"] == 210
+    assert record.worst["score"] == 35
+    assert [(c.contract, c.taken, c.made) for c in record.contracts] == [("garde", 2, 2)]
+    chloe = club.players.get(name="Chloé")
+    assert clubs.player_record(club, chloe).partners == [("Ben", 1)]
+
+
+def club_of(sessions: int):
+    club = clubs.create_club(f"Club {sessions}")
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
+    for number in range(sessions):
+        seated = names[number % 2 :][:4]
+        session(
+            club,
+            seated,
+            [(0, scoring.Hand(4, number % 4, "garde", 2, 51))] * 3,
+            f"2026-01-{number % 28 + 1:02d}",
+        )
+    return club
+
+
+def test_standings_read_a_constant_number_of_queries():
+    counts = []
+    for size in (3, 30):
+        club = club_of(size)
+        with CaptureQueriesContext(connection) as captured:
+            result = clubs.standings(club)
+            result.chart_points()
+        counts.append(len(captured))
+        assert result.session_count == size
+    # Roster, fingerprint, sessions, and the cache written.
+    assert counts[0] == counts[1] <= 4
+    # Read again with nothing changed: the stored standings, without the sessions.
+    with CaptureQueriesContext(connection) as captured:
+        again = clubs.standings(club)
+    assert len(captured) == 2
+    assert [r.points for r in again.rows] == [r.points for r in result.rows]
+
+
+def test_stored_standings_follow_a_changed_session(club):
+    before = lines(clubs.standings(club))["Chloé"].points
+    sheet = club.sessions.get(sheet__seats__name="Fanny").sheet
+    # Chloé takes a garde made by 10 at 5 players (dealer Chloé? no: the rotation's dealer).
+    change = writes.undo(sheet.token, sheet.hands.order_by("-number").first().key)
+    assert change.done
+    # Hand 2 of B gave Chloé +35: it is gone.
+    assert lines(clubs.standings(club))["Chloé"].points == before - 35
