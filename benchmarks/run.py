@@ -183,6 +183,16 @@ def main():
         print()
         for name, value in results["slow_phone"].items():
             print(f"slow phone  {name:<42} {value}")
+        # Issue 15: the row and totals from scoring.js on the phone, before the server answers.
+        found = subprocess.run(
+            [sys.executable, str(Path(__file__).with_name("instant_save.py"))],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        results["instant_save"] = json.loads(found.stdout.strip().splitlines()[-1])
+        for name, value in results["instant_save"].items():
+            print(f"slow phone  {name:<42} {value}")
     print(json.dumps(results))
 
 

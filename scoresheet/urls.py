@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from scoresheet import views
+from scoresheet import offline, views
 
 READ_ONLY = {"readonly": True}
 
@@ -23,6 +23,9 @@ register_converter(HandNumber, "hand")
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Installable and offline (scoresheet/offline.py): the worker's scope is the whole site.
+    path("manifest.webmanifest", offline.manifest, name="manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
     path("new/", views.new_sheet, name="new_sheet"),
     path("import/", views.import_backup, name="import_backup"),
     # Full access: the session's secret link lets its holder enter and fix hands.

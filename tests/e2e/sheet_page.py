@@ -159,13 +159,21 @@ class SheetPage:
         detail = scoring.breakdown(hand)
         expect(preview.locator(".formula")).to_contain_text(detail.expression())
 
-    def save(self) -> None:
+    def save(self, confirmed: bool = True) -> None:
+        """Tap Save. The row shows at once (offline.js); ``confirmed``: wait for the server's."""
         self.tap(self.form.get_by_role("button", name="Save the hand"))
         expect(self.page.locator("#entry .entry-panel")).to_have_count(0)
+        if confirmed:
+            self.expect_confirmed()
 
     def pass_deal(self) -> None:
         self.tap(self.form.get_by_role("button", name="Everyone passed"))
         expect(self.page.locator("#entry .entry-panel")).to_have_count(0)
+        self.expect_confirmed()
+
+    def expect_confirmed(self) -> None:
+        """No row waits for the server any more: every hand shown is stored."""
+        expect(self.page.locator("#hands .hand.pending")).to_have_count(0)
 
     # What the sheet shows
 

@@ -93,5 +93,7 @@ def test_a_hand_by_keyboard_only(open_page, sheet4):
     tab_to(page, form.get_by_role("button", name="Save the hand"))
     page.keyboard.press("Enter")
     expect(page.locator("#hand-1 .scores .score")).to_have_text(expected)
+    # The row shows before the server answers (offline.js): wait for the server's.
+    expect(page.locator("#hands .hand.pending")).to_have_count(0)
     # Dealt by the first dealer, seat 0.
     assert sheet4.hands.get().to_scoring(4) == replace(hand, dealer=0)

@@ -1,0 +1,312 @@
+"""Installable and offline at the table (issue 15), in Chromium at phone size.
+
+The manifest and its icons, the service worker controlling the page; the sheet reopening with
+no network; hands entered offline shown at once with their scores and totals (RULES.md §5's
+sample sheet), then stored exactly once when the network returns, even after the page was
+closed and reopened; a queued hand the server refuses staying visible with its reason.
+"""
+
+import struct
+
+import pytest
+from playwright.sync_api import expect
+
+from scoresheet import scoring, writes
+from scoresheet.models import Hand, Sheet
+
+from .sheet_page import SheetPage, signed
+from .test_accessibility import axe_violations
+
+NAMES = ["Ana", "Ben", "Chloé", "Dan"]
+# RULES.md §5, the FFT rulebook's sample sheet: its first three hands and their rows.
+SAMPLE = [
+    (
+        scoring.Hand(4, 2, "garde", 2, 49, None, "attack", {2: "simple"}),
+        [-106, -106, 318, -106],
+    ),
+    (scoring.Hand(4, 3, "garde_sans", 1, 55, None, "defence"), [-76, -76, -76, 228]),
+    (
+        scoring.Hand(4, 1, "prise", 0, 49, None, "attack", {1: "simple"}),
+        [42, -126, 42, 42],
+    ),
+]
+# Their running totals, added by hand from the rows above.
+RUNNING = [[-106, -106, 318, -106], [-182, -182, 242, 122], [-140, -308, 284, 164]]
+
+# Resolves when this page's service worker controls it and keeps the given pages and fragments.
+KEPT = """async ({pages, fragments}) => {
+  await navigator.serviceWorker.ready;
+  for (let i = 0; i < 200; i++) {
+    if (navigator.serviceWorker.controller) {
+      const cache = await caches.open('tarot-pages');
+      const urls = (await cache.keys()).map(r => r.url);
+      const has = (path, fragment) => urls.some(u => {
+        const url = new URL(u);
+        return url.pathname === path && url.searchParams.has('__fragment') === fragment;
+      });
+      if (pages.every(p => has(p, false)) && fragments.every(p => has(p, true))) return true;
+    }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return false;
+}"""
+
+
+def png_size(body: bytes) -> tuple[int, int]:
+    assert body[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", body[16:24])
+
+
+@pytest.fixture
+def sheet(db):
+    return writes.create_sheet("Vendredi", NAMES, 0)
+
+
+def opened(open_page, sheet, **options) -> SheetPage:
+    """The sheet on a phone, once the service worker keeps it and its hand form."""
+    page = open_page("Pixel 7", **options)
+    page.goto(sheet.get_absolute_url())
+    kept = {
+        "pages": [sheet.get_absolute_url()],
+        "fragments": [f"{sheet.get_absolute_url()}hands/new/"],
+    }
+    assert page.evaluate(KEPT, kept)
+    return SheetPage(page)
+
+
+def test_installable(open_page, sheet):
+    """The manifest holds what browsers ask of an installable app, its icons are fetched, and
+    the service worker controls the page."""
+    page = open_page("Pixel 7")
+    page.goto(sheet.get_absolute_url())
+    link = page.locator('link[rel="manifest"]')
+    href = link.get_attribute("href")
+    response = page.request.get(href)
+    assert response.ok
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = response.json()
+    assert manifest["name"] == "Tarot score sheet"
+    assert manifest["short_name"]
+    assert manifest["display"] == "standalone"
+    # Installed from a sheet, the app opens that sheet (iOS keeps a home-screen app apart).
+    assert manifest["start_url"] == sheet.get_absolute_url()
+    assert manifest["scope"] == "/"
+    assert manifest["theme_color"].startswith("#")
+    assert manifest["background_color"].startswith("#")
+    sizes = {}
+    for icon in manifest["icons"]:
+        fetched = page.request.get(icon["src"])
+        assert fetched.ok
+        assert fetched.headers["content-type"] == "image/png"
+        width, height = png_size(fetched.body())
+        assert f"{width}x{height}" == icon["sizes"]
+        sizes.setdefault(icon.get("purpose", "any"), set()).add(width)
+    assert sizes["any"] >= {192, 512}
+    assert 512 in sizes["maskable"]
+    assert page.evaluate(KEPT, {"pages": [sheet.get_absolute_url()], "fragments": []})
+    assert page.evaluate("navigator.serviceWorker.controller.scriptURL").endswith("/sw.js")
+    worker = page.request.get("/sw.js")
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert "script-src 'self'" in worker.headers["content-security-policy"]
+
+
+def test_the_sheet_reopens_offline(open_page, sheet):
+    writes.add_hand(sheet.token, SAMPLE[0][0], key=Hand().key)
+    phone = opened(open_page, sheet)
+    page = phone.page
+    phone.expect_totals(NAMES, RUNNING[0])
+    page.context.set_offline(True)
+    page.goto(sheet.get_absolute_url())
+    expect(page.locator("#offline-banner")).to_contain_text("Offline: this copy was last updated")
+    phone.expect_row(1, SAMPLE[0][1])
+    phone.expect_totals(NAMES, RUNNING[0])
+    # Corrections need the network: the page says so instead of failing silently.
+    phone.open_row(1)
+    phone.tap(phone.row(1).get_by_role("link", name="Edit"))
+    expect(page.locator("#flash")).to_contain_text("needs the network")
+
+
+def expect_preview_row(page, row) -> None:
+    """The preview shows this row: the form is complete and done moving before Save is tapped."""
+    expect(page.locator("#preview .preview-scores .score")).to_have_text([signed(v) for v in row])
+
+
+def enter(phone: SheetPage, hand: scoring.Hand, preview: bool = False) -> None:
+    phone.open_new_hand()
+    phone.fill_hand(hand, NAMES)
+    if preview:
+        phone.expect_preview(hand, NAMES)
+    else:
+        expect(phone.page.locator("#preview .preview-scores .score")).to_have_count(hand.seats)
+    phone.save(confirmed=False)
+
+
+@pytest.mark.parametrize("reopen", [False, True], ids=["same page", "closed and reopened"])
+def test_three_hands_offline_are_stored_once(open_page, sheet, reopen):
+    phone = opened(open_page, sheet)
+    page = phone.page
+    context = page.context
+    context.set_offline(True)
+    for number, ((hand, row), totals) in enumerate(zip(SAMPLE, RUNNING, strict=True), start=1):
+        # The preview too comes from the phone (scoring.js) with no network.
+        enter(phone, hand, preview=True)
+        # At once, with no network: the row, marked as waiting, and the new totals.
+        phone.expect_row(number, row)
+        expect(phone.row(number)).to_have_class("hand pending")
+        expect(phone.row(number).locator(".queue-status")).to_have_text("Waiting to be sent")
+        phone.expect_totals(NAMES, totals)
+    expect(page.locator("#offline-banner")).to_contain_text("Offline")
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+    if reopen:
+        page.close()
+        page = context.new_page()
+        page.goto(sheet.get_absolute_url())
+        phone = SheetPage(page)
+        for number, (_, row) in enumerate(SAMPLE, start=1):
+            phone.expect_row(number, row)
+            expect(phone.row(number)).to_have_class("hand pending")
+        phone.expect_totals(NAMES, RUNNING[-1])
+    context.set_offline(False)
+    expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
+    for number, (_, row) in enumerate(SAMPLE, start=1):
+        phone.expect_row(number, row)
+    phone.expect_totals(NAMES, RUNNING[-1])
+    stored = Sheet.objects.get(pk=sheet.pk)
+    assert stored.hand_count == 3
+    assert list(stored.hands.values_list("scores", flat=True)) == [row for _, row in SAMPLE]
+    # Open again, online: nothing is sent twice.
+    page.goto(sheet.get_absolute_url())
+    expect(page.locator("#hands .hand")).to_have_count(3)
+    assert Hand.objects.filter(sheet=sheet).count() == 3
+
+
+def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet, axe_script):
+    # axe is a script of its own: the app's CSP would refuse it.
+    phone = opened(open_page, sheet, bypass_csp=True)
+    page = phone.page
+    page.context.set_offline(True)
+    enter(phone, SAMPLE[0][0])
+    phone.expect_row(1, SAMPLE[0][1])
+    key = phone.row(1).get_attribute("data-key")
+    # Meanwhile the key went to another session's hand: the server refuses this one.
+    other = make_sheet(name="Samedi")
+    writes.add_hand(other.token, SAMPLE[1][0], key=key)
+    enter(phone, SAMPLE[1][0])
+    page.context.set_offline(False)
+    refused = page.locator("#hands .hand.refused")
+    expect(refused).to_have_count(1, timeout=15_000)
+    expect(refused.locator(".queue-status")).to_contain_text("Refused by the server")
+    expect(refused.locator(".queue-status")).to_contain_text("expired")
+    expect(refused.locator(".scores .score")).to_have_text([signed(v) for v in SAMPLE[0][1]])
+    # The hand after it waits: the order of the sheet is kept.
+    expect(page.locator("#hands .hand.pending:not(.refused) .queue-status")).to_contain_text(
+        "Waits until the refused hand above"
+    )
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+    # Waiting and refused rows hold to the app's accessibility bar (axe-core, as every page).
+    assert axe_violations(page, axe_script) == []
+    # Corrected (here: saved again as it was, with a fresh key), both are stored, in order.
+    phone.tap(refused.get_by_role("button", name="Correct it"))
+    expect(phone.form).to_be_visible()
+    phone.save(confirmed=False)
+    expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
+    stored = list(
+        Hand.objects.filter(sheet=sheet).order_by("number").values_list("scores", flat=True)
+    )
+    assert stored == [SAMPLE[0][1], SAMPLE[1][1]]
+    phone.expect_totals(NAMES, RUNNING[1])
+
+
+def test_online_the_row_shows_before_the_server_answers(open_page, sheet):
+    phone = opened(open_page, sheet)
+    page = phone.page
+    held = []
+    # The server's answer to Save is held back until the row has been checked.
+    page.route(
+        "**/hands/new/",
+        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
+    )
+    enter(phone, SAMPLE[0][0])
+    phone.expect_row(1, SAMPLE[0][1])
+    phone.expect_totals(NAMES, RUNNING[0])
+    expect(phone.row(1)).to_have_class("hand pending")
+    expect(phone.row(1).locator(".queue-status")).to_have_text("Sending…")
+    assert Hand.objects.filter(sheet=sheet).count() == 0
+    held[0].continue_()
+    phone.expect_confirmed()
+    expect(phone.row(1)).to_have_class("hand")
+    phone.expect_row(1, SAMPLE[0][1])
+    assert Hand.objects.get(sheet=sheet).scores == SAMPLE[0][1]
+
+
+def test_the_server_row_wins_with_a_note(open_page, sheet):
+    """If the server scores a hand otherwise than the phone did, its row is shown, and said."""
+    phone = opened(open_page, sheet)
+    page = phone.page
+
+    def tampered(route):
+        # What reaches the server is not what the phone scored: 55 points instead of 49.
+        if route.request.method == "POST":
+            route.continue_(post_data=route.request.post_data.replace("points=49", "points=55"))
+        else:
+            route.continue_()
+
+    page.route("**/hands/new/", tampered)
+    enter(phone, SAMPLE[0][0])
+    phone.expect_confirmed()
+    # garde, 2 bouts, 55: made by 14, (25 + 14) × 2 + 20 + 20 = 118 per defender.
+    phone.expect_row(1, [-118, -118, 354, -118])
+    expect(page.locator("#flash")).to_contain_text("The server scored hand 1 differently")
+
+
+def test_a_passed_deal_offline(open_page, sheet):
+    phone = opened(open_page, sheet)
+    page = phone.page
+    page.context.set_offline(True)
+    phone.open_new_hand()
+    phone.tap(phone.form.get_by_role("button", name="Everyone passed"))
+    expect(phone.row(1)).to_have_class("hand pending passed")
+    phone.expect_row(1, [0, 0, 0, 0])
+    # The deal moves on (RULES.md §4): Ben deals hand 2.
+    expect(page.locator("#totals .dealer-line")).to_contain_text("Hand 2: Ben deals")
+    page.context.set_offline(False)
+    phone.expect_confirmed()
+    stored = Hand.objects.get(sheet=sheet)
+    assert stored.passed
+    assert stored.dealer == 0
+
+
+def test_dealer_sits_out_offline(open_page, db):
+    """RULES.md §6 at 5 seats, the dealer sitting out, misère 10: two hands offline. The form
+    kept for the first hand leaves out its dealer; the second hand's form leaves out the next
+    dealer and gives the first one back."""
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
+    rules = scoring.Rules(misere=10, dealer_sits_out=True)
+    sheet = writes.create_sheet("Cinq", names, 4, rules=rules)
+    phone = opened(open_page, sheet)
+    page = phone.page
+    page.context.set_offline(True)
+    # H6: Élise deals and sits out; prise, 1 bout, 60, misère by Chloé: +92, −44, −4, −44, 0.
+    phone.open_new_hand()
+    phone.fill_hand(
+        scoring.Hand(5, 0, "prise", 1, 60, dealer=4, miseres={2: 1}), names, rules=rules
+    )
+    expect_preview_row(page, [92, -44, -4, -44, 0])
+    phone.save(confirmed=False)
+    phone.expect_row(1, [92, -44, -4, -44, 0])
+    # Hand 2: Ana deals and sits out; Élise plays and takes. Prise, 1 bout, 60 at 4 players:
+    # (25 + 9) × 1 = 34 from each of the three defenders, +102 to the taker, 0 to Ana.
+    phone.open_new_hand()
+    takers = phone.form.get_by_role("group", name="Taker", exact=True).get_by_role("radio")
+    expect(takers).to_have_count(4)
+    expect(phone.form.locator('input[name="taker"][value="0"]')).to_have_count(0)
+    expect(page.locator("#entry-title small")).to_have_text("Ana deals and sits out")
+    phone.fill_hand(scoring.Hand(5, 4, "prise", 1, 60, dealer=0), names, rules=rules)
+    expect_preview_row(page, [0, -34, -34, -34, 102])
+    phone.save(confirmed=False)
+    phone.expect_row(2, [0, -34, -34, -34, 102])
+    phone.expect_totals(names, [92, -78, -38, -78, 102])
+    page.context.set_offline(False)
+    phone.expect_confirmed()
+    stored = list(sheet.hands.order_by("number").values_list("dealer", "scores"))
+    assert stored == [(4, [92, -44, -4, -44, 0]), (0, [0, -34, -34, -34, 102])]
