@@ -230,6 +230,10 @@ class PointsField(forms.DecimalField):
         return points
 
 
+# The partner field's value for a taker who plays alone.
+ALONE = "alone"
+
+
 class HandForm(forms.Form):
     """One hand. The rules' checks are the scoring engine's, so the form and the rules agree."""
 
@@ -248,11 +252,11 @@ class HandForm(forms.Form):
         widget=forms.RadioSelect,
         error_messages=choose(_("Contract: choose prise, garde, garde sans or garde contre.")),
     )
+    # At 5 players a required choice, with no default: a forgotten tap must not score the
+    # taker alone (×4). "alone" is a choice of its own, read as no partner.
     partner = forms.TypedChoiceField(
         label=_("Partner"),
-        coerce=int,
-        required=False,
-        empty_value=None,
+        coerce=lambda value: None if value == ALONE else int(value),
         widget=forms.RadioSelect,
         error_messages=choose(_("Partner: choose one of the players, or alone.")),
     )
@@ -338,7 +342,7 @@ class HandForm(forms.Form):
         self.fields["taker"].choices = names
         trumps = scoring.POIGNEE_TRUMPS.get(self.players, {})
         if self.players == 5:
-            self.fields["partner"].choices = [("", _("alone")), *names]
+            self.fields["partner"].choices = [*names, (ALONE, _("alone"))]
         else:
             del self.fields["partner"]
         step = "0.5" if self.players in (3, 5) else "1"
@@ -445,6 +449,8 @@ class HandForm(forms.Form):
                 None, gettext("This form had expired; check the hand and save it again.")
             )
         required = ["taker", "contract", "bouts", "points"]
+        if "partner" in self.fields:
+            required.append("partner")
         if any(name not in data for name in required):
             return data
         hand = self.scoring_hand()
@@ -498,7 +504,7 @@ class HandForm(forms.Form):
             "dealer": hand.dealer,
             "taker": hand.taker,
             "contract": hand.contract,
-            "partner": "" if hand.partner is None else hand.partner,
+            "partner": ALONE if hand.partner is None else hand.partner,
             "bouts": hand.bouts,
             # 60, not 60.0 (nor 6E+1): the number input shows what the player typed.
             "points": hand.points.quantize(Decimal(1)) if hand.points % 1 == 0 else hand.points,

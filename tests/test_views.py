@@ -9,7 +9,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import scoring
+from scoresheet import scoring, writes
 from scoresheet.models import Hand, Seat, Sheet
 from tests.reading import shown_totals, totals_of
 
@@ -340,13 +340,49 @@ def test_five_players_partner_and_taker_alone(client, sheet5):
     # garde, 2 bouts, 45 points: u = (25 + 4) × 2 = 58 (RULES.md §5).
     base = {"contract": "garde", "bouts": 2, "points": "45"}
     client.post(url("hand_new", sheet5), hand_data(taker=0, partner=3, **base))
-    client.post(url("hand_new", sheet5), hand_data(taker=0, partner="", **base))
+    client.post(url("hand_new", sheet5), hand_data(taker=0, partner="alone", **base))
     rows = [h.to_scoring(5) for h in sheet5.hands.all()]
     assert scoring.score(rows[0]) == (116, -58, -58, 58, -58)
     assert scoring.score(rows[1]) == (232, -58, -58, -58, -58)
     page = text(client.get(url("sheet", sheet5)))
     assert "Ana</strong> → Dan" in page
     assert shown_totals(page) == (348, -116, -116, 0, -116)
+
+
+@pytest.mark.parametrize("with_htmx", [False, True])
+def test_a_forgotten_partner_is_refused_at_5_players(client, htmx, sheet5, with_htmx):
+    # No default: a forgotten tap must not save the taker alone, paid 4×.
+    page = text(client.get(url("hand_new", sheet5)))
+    partners = re.findall(r'<input type="radio" name="partner"[^>]*>', page)
+    assert len(partners) == 6  # the five players and "alone"
+    assert not any("checked" in radio for radio in partners)
+    data = hand_data(taker=0, contract="garde", bouts=2, points="45")
+    response = (htmx if with_htmx else client).post(url("hand_new", sheet5), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors["partner"] == [
+        "Partner: choose one of the players, or alone."
+    ]
+    assert "Partner: choose one of the players, or alone." in text(response)
+    # What was typed stays; nothing is stored.
+    assert 'value="45"' in text(response)
+    assert not sheet5.hands.exists()
+
+
+def test_a_forgotten_partner_is_refused_when_5_of_6_play(client, db):
+    # RULES.md §6: at 6 seats the dealer sits out and 5 play, so a partner is called.
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny"]
+    sheet = writes.create_sheet("Six", names, 0, rules=scoring.Rules(dealer_sits_out=True))
+    data = hand_data(taker=1, contract="garde", bouts=2, points="45")
+    response = client.post(url("hand_new", sheet), data)
+    assert "partner" in response.context["form"].errors
+    assert not sheet.hands.exists()
+
+
+def test_the_preview_names_a_missing_partner(client, sheet5):
+    data = hand_data(taker=0, contract="garde", bouts=2, points="45")
+    page = text(client.post(url("hand_preview", sheet5), data))
+    assert "Partner: choose one of the players, or alone." in page
+    assert "per defender" not in page
 
 
 def test_half_points_at_5_players(client, sheet5):

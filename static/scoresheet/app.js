@@ -49,9 +49,18 @@
     if (event.detail.target && event.detail.target.id === "entry") {
       var panel = event.detail.target.querySelector(".entry-panel");
       if (panel) {
-        // Keyboard and screen-reader users land in the form that just opened.
-        var title = panel.querySelector("h2[tabindex]");
-        if (title) title.focus({ preventScroll: true });
+        // A refused save: its first problem comes into sight (clear of the sticky totals) and
+        // takes the focus; otherwise keyboard and screen-reader users land in the new form.
+        var problem = panel.querySelector(".invalid") || panel.querySelector(".form-errors");
+        if (problem) {
+          var control = problem.querySelector("input, select, textarea") || problem;
+          if (control === problem) problem.setAttribute("tabindex", "-1");
+          control.focus({ preventScroll: true });
+          problem.scrollIntoView({ block: "center" });
+        } else {
+          var title = panel.querySelector("h2[tabindex]");
+          if (title) title.focus({ preventScroll: true });
+        }
       } else {
         refreshChart();
         var rows = document.querySelectorAll("#hands .hand");
