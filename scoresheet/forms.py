@@ -271,7 +271,15 @@ class HandForm(forms.Form):
         label=_("Points"),
         min_value=0,
         max_value=91,
-        widget=forms.NumberInput(attrs={"inputmode": "decimal", "min": 0, "max": 91}),
+        # Text, not a number input: Chromium refuses "40,5" there, and a French keyboard types
+        # a comma. Shown in the locale's format (40,5 in French); read with either separator.
+        localize=True,
+        widget=forms.TextInput(
+            attrs={
+                "inputmode": "decimal",
+                "autocomplete": "off",
+            }
+        ),
         error_messages={
             "required": _("Points: enter the card points."),
             "invalid": _(
@@ -345,8 +353,11 @@ class HandForm(forms.Form):
             self.fields["partner"].choices = [*names, (ALONE, _("alone"))]
         else:
             del self.fields["partner"]
-        step = "0.5" if self.players in (3, 5) else "1"
-        self.fields["points"].widget.attrs["step"] = step
+        # Half points at 3 and 5 players: what the − and + buttons step by.
+        self.step = "0.5" if self.players in (3, 5) else "1"
+        self.fields["points"].widget.attrs["pattern"] = (
+            "[0-9]{1,2}([.,][05])?" if self.step == "0.5" else "[0-9]{1,2}"
+        )
         if rules.misere:
             for seat, name in names:
                 self.fields[f"misere_{seat}"] = forms.TypedChoiceField(
@@ -399,10 +410,6 @@ class HandForm(forms.Form):
         self.data["key"] = str(uuid.uuid4())
         self.expired = True
         self._errors = None
-
-    @property
-    def step(self) -> str:
-        return self.fields["points"].widget.attrs["step"]
 
     @property
     def sitting_out_name(self) -> str | None:
@@ -506,7 +513,7 @@ class HandForm(forms.Form):
             "contract": hand.contract,
             "partner": ALONE if hand.partner is None else hand.partner,
             "bouts": hand.bouts,
-            # 60, not 60.0 (nor 6E+1): the number input shows what the player typed.
+            # 60, not 60.0 (nor 6E+1): the input shows what the player typed.
             "points": hand.points.quantize(Decimal(1)) if hand.points % 1 == 0 else hand.points,
             "petit_au_bout": hand.petit_au_bout,
             "chelem": hand.chelem,

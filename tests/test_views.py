@@ -392,6 +392,23 @@ def test_half_points_at_5_players(client, sheet5):
     assert "lost by 1" in text(client.get(url("sheet", sheet5)))
 
 
+@pytest.mark.parametrize(("language", "shown"), [("en", "40.5"), ("fr", "40,5"), ("es", "40,5")])
+def test_points_are_text_read_with_either_separator_shown_in_the_locale(
+    client, make_sheet, language, shown
+):
+    sheet = make_sheet(("Ana", "Ben", "Chloé"))
+    data = hand_data(taker=1, contract="prise", bouts=2, points="40,5")
+    client.post(url("hand_new", sheet), data, HTTP_ACCEPT_LANGUAGE=language)
+    assert sheet.hands.get().points == Decimal("40.5")
+    page = text(client.get(url("hand_edit", sheet, 1), HTTP_ACCEPT_LANGUAGE=language))
+    field = re.search(r'<input [^>]*name="points"[^>]*>', page).group(0)
+    # Chromium's number input refuses "40,5": a text input with the decimal keyboard.
+    assert 'type="text"' in field
+    assert 'inputmode="decimal"' in field
+    assert f'value="{shown}"' in field
+    assert 'pattern="[0-9]{1,2}([.,][05])?"' in field
+
+
 def test_defence_points_are_converted(client, sheet4):
     data = hand_data(taker=0, contract="prise", bouts=1, points="31", counted_by_defence="on")
     client.post(url("hand_new", sheet4), data)

@@ -9,7 +9,10 @@
       var input = step.parentElement.querySelector("input");
       var value = parseFloat((input.value || "0").replace(",", ".")) || 0;
       var next = Math.min(91, Math.max(0, value + parseFloat(step.dataset.step)));
-      input.value = String(next);
+      // Keep the separator the player typed, else the page language's (40,5 in French).
+      var comma = /,/.test(input.value) ||
+        (!/\./.test(input.value) && (0.5).toLocaleString(document.documentElement.lang) === "0,5");
+      input.value = comma ? String(next).replace(".", ",") : String(next);
       input.dispatchEvent(new Event("input", { bubbles: true }));
       input.dispatchEvent(new Event("change", { bubbles: true }));
       return;

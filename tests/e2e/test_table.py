@@ -1,8 +1,12 @@
 """At the table (issue 13): hand entry that never trips, on the phones of the issue."""
 
+from decimal import Decimal
+
 import pytest
+from django.urls import reverse
 from playwright.sync_api import Locator, expect
 
+from scoresheet import writes
 from scoresheet.models import Sheet
 from tests.e2e.conftest import PHONES
 from tests.e2e.sheet_page import SheetPage
@@ -53,3 +57,46 @@ def test_a_forgotten_partner_is_refused_in_sight(open_page, profile):
     assert Sheet.objects.get().hands.get().partner is None
     # garde, 2 bouts, 45: (25 + 4) × 2 = 58 per defender, the taker alone 4 × 58 (RULES.md §5).
     sheet_page.expect_row(1, [232, -58, -58, -58, -58])
+
+
+def tap_choice(sheet_page: SheetPage, name: str, value) -> None:
+    """Tap a segmented choice by its field and value, whatever the page's language."""
+    selector = f'input[name="{name}"][value="{value}"]'
+    radio = sheet_page.form.locator(selector)
+    sheet_page.tap(sheet_page.form.locator("label.segment", has=sheet_page.page.locator(selector)))
+    expect(radio).to_be_checked()
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_comma_saves_half_a_point_on_a_french_phone(open_page, players):
+    names = FIVE[:players]
+    sheet = writes.create_sheet("Vendredi", names, 0)
+    page = open_page(PHONES[0], locale="fr-FR")
+    sheet_page = SheetPage(page)
+    page.goto(sheet.get_absolute_url())
+    sheet_page.tap(page.locator(f'a[href="{reverse("hand_new", args=[sheet.token])}"]'))
+    expect(sheet_page.form).to_be_visible()
+    tap_choice(sheet_page, "taker", 1)
+    tap_choice(sheet_page, "contract", "prise")
+    if players == 5:
+        tap_choice(sheet_page, "partner", 2)
+    tap_choice(sheet_page, "bouts", 2)
+    field = sheet_page.form.locator('input[name="points"]')
+    assert field.get_attribute("type") == "text"
+    assert field.get_attribute("inputmode") == "decimal"
+    sheet_page.type_into(field, "40,5")
+    expect(field).to_have_value("40,5")
+    # The − and + keep the comma: half a point up, then down again.
+    sheet_page.tap(sheet_page.form.locator('button[data-step="0.5"]'))
+    expect(field).to_have_value("41")
+    sheet_page.tap(sheet_page.form.locator('button[data-step="-0.5"]'))
+    expect(field).to_have_value("40,5")
+    # The preview reads it too: prise, 2 bouts, 40.5 against 41 → lost by 1 (RULES.md §5).
+    expect(page.locator("#preview .preview-scores .score")).to_have_count(players)
+    sheet_page.tap(sheet_page.form.locator('button[name="save"]'))
+    expect(page.locator("#entry .entry-panel")).to_have_count(0)
+    hand = Sheet.objects.get().hands.get()
+    assert hand.points == Decimal("40.5")
+    # A correction shows the points in French: 40,5.
+    page.goto(reverse("hand_edit", args=[sheet.token, 1]))
+    expect(page.locator('input[name="points"]')).to_have_value("40,5")
