@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import backup as backups
@@ -362,7 +362,7 @@ class HandForm(forms.Form):
             for seat, name in names:
                 self.fields[f"misere_{seat}"] = forms.TypedChoiceField(
                     label=name,
-                    choices=[("", _("none")), (1, "1"), (2, "2")],
+                    choices=[("", pgettext_lazy("feminine noun", "none")), (1, "1"), (2, "2")],
                     coerce=int,
                     empty_value=None,
                     required=False,
@@ -371,13 +371,16 @@ class HandForm(forms.Form):
                         _("Misère of %(name)s: choose none, 1 or 2.") % {"name": name}
                     ),
                 )
+        sizes = [
+            (kind, _("%(size)s (%(trumps)s trumps)") % {"size": label, "trumps": trumps[kind]})
+            for kind, label in Poignee.choices
+            if kind in trumps
+        ]
         for seat, name in names:
             self.fields[f"poignee_{seat}"] = forms.ChoiceField(
                 label=name,
-                choices=[("", _("none"))]
-                + [
-                    (kind, f"{label} ({trumps.get(kind, '?')})") for kind, label in Poignee.choices
-                ],
+                # "aucune": poignée (and misère) are feminine in French.
+                choices=[("", pgettext_lazy("feminine noun", "none")), *sizes],
                 required=False,
                 widget=forms.RadioSelect,
                 error_messages=choose(

@@ -11,6 +11,13 @@ from django.views import defaults
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _english_after():
+    """Requests in French leave French active in this thread: the next module gets English back."""
+    with translation.override("en"):
+        yield
+
+
 def page(response) -> str:
     return response.content.decode()
 

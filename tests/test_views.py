@@ -216,9 +216,13 @@ def test_hand_form_page_and_fragment(client, htmx, sheet5):
     assert 'name="partner"' in page
     assert "alone" in page
     assert 'step="0.5"' in page
-    # Each poignée shows its trump count at 5 players.
-    assert "simple (8)" in page
-    assert "triple (13)" in page
+    # The − and + step by half a point at 5 players, and say so.
+    assert 'aria-label="Half a point more"' in page
+    assert 'aria-label="Half a point less"' in page
+    assert "One point" not in page
+    # Each poignée says how many trumps it shows at 5 players.
+    assert "simple (8 trumps)" in page
+    assert "triple (13 trumps)" in page
 
 
 def test_hand_and_delete_forms_use_htmx_only_inside_the_sheet(client, htmx, sheet4):
@@ -239,8 +243,9 @@ def test_hand_and_delete_forms_use_htmx_only_inside_the_sheet(client, htmx, shee
 def test_hand_form_at_4_players_has_whole_points_and_no_partner(client, sheet4):
     page = text(client.get(url("hand_new", sheet4)))
     assert 'step="1"' in page
+    assert 'aria-label="One point more"' in page
     assert 'name="partner"' not in page
-    assert "simple (10)" in page
+    assert "simple (10 trumps)" in page
 
 
 def test_save_a_hand_without_js_redirects(client, sheet4):
