@@ -72,6 +72,30 @@
     }
   });
 
+  // Live: while the page is visible, ask every 2 s whether the sheet moved on since the
+  // revision it shows. Unchanged, the answer is an empty 204; changed, it carries the totals,
+  // the rows and the actions, swapped in out of band (README, "Live").
+  var polling = false;
+  function poll() {
+    var marker = document.getElementById("live");
+    if (!marker || polling || document.visibilityState !== "visible") return;
+    polling = true;
+    var shown = marker.dataset.revision;
+    function done() {
+      polling = false;
+      var now = document.getElementById("live");
+      if (now && now.dataset.revision !== shown) refreshChart();
+    }
+    htmx
+      .ajax("GET", marker.dataset.live + "?revision=" + encodeURIComponent(shown), {
+        target: "#live",
+        swap: "none",
+      })
+      .then(done, done);
+  }
+  setInterval(poll, 2000);
+  document.addEventListener("visibilitychange", poll);
+
   // Name the dealers after the players typed on the new-session form.
   document.addEventListener("input", function (event) {
     var match = event.target.id && event.target.id.match(/^id_player_(\d)$/);

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Locator, expect
 
-from scoresheet import writes
+from scoresheet import scoring, writes
 from scoresheet.models import Sheet
 from tests.e2e.conftest import PHONES
 from tests.e2e.sheet_page import SheetPage
@@ -100,3 +100,47 @@ def test_a_comma_saves_half_a_point_on_a_french_phone(open_page, players):
     # A correction shows the points in French: 40,5.
     page.goto(reverse("hand_edit", args=[sheet.token, 1]))
     expect(page.locator('input[name="points"]')).to_have_value("40,5")
+
+
+def test_two_phones_and_the_read_only_page_follow_a_new_hand_within_3_s(open_page):
+    """Live: the other phone and the read-only page show the hand without a reload."""
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    sheet = writes.create_sheet("Vendredi", names, 0)
+    entering = SheetPage(open_page(PHONES[0]))
+    entering.page.goto(sheet.get_absolute_url())
+    other = open_page(PHONES[1])
+    other.goto(sheet.get_absolute_url())
+    spectator = open_page(PHONES[0], viewport={"width": 360, "height": 740})
+    spectator.goto(sheet.get_view_url())
+    # A page nobody looks at asks nothing.
+    lurker = open_page(PHONES[0])
+    lurker.goto(sheet.get_view_url())
+    lurker.evaluate(
+        "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true})"
+    )
+    asked = []
+    lurker.on(
+        "request", lambda request: asked.append(request.url) if "/live/" in request.url else None
+    )
+
+    entering.open_new_hand()
+    # FFT rulebook: Chloé, garde, 2 bouts, 49 → (25 + 8) × 2 = 66 per defender.
+    hand = scoring.Hand(4, 2, "garde", 2, Decimal(49))
+    entering.fill_hand(hand, names)
+    entering.save()
+    for page in (other, spectator):
+        follower = SheetPage(page)
+        expect(follower.row(1)).to_be_visible(timeout=3_000)
+        follower.expect_row(1, [-66, -66, 198, -66])
+        follower.expect_totals(names, [-66, -66, 198, -66])
+    # The other phone can take the next hand: its actions followed too.
+    expect(other.get_by_role("button", name="Undo hand 1")).to_be_visible()
+
+    assert asked == []
+    expect(lurker.locator("#hand-1")).to_have_count(0)
+    lurker.evaluate(
+        "Object.defineProperty(document, 'visibilityState', "
+        "{value: 'visible', configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    expect(lurker.locator("#hand-1")).to_be_visible(timeout=3_000)
