@@ -186,7 +186,7 @@ class Phone:
         }
         if players == 5:
             partner = r.randrange(players)
-            hand["partner"] = "" if partner == hand["taker"] else partner
+            hand["partner"] = "alone" if partner == hand["taker"] else partner
         if r.random() < 0.3:
             hand["petit_au_bout"] = r.choice(["attack", "defence"])
         if r.random() < 0.2:

@@ -215,7 +215,7 @@ def form_fields(hand: dict) -> dict:
         "contract": hand["contract"],
         "bouts": hand["bouts"],
         "points": hand["points"],
-        "partner": "" if hand["partner"] is None else hand["partner"],
+        "partner": "alone" if hand["partner"] is None else hand["partner"],
         "petit_au_bout": hand["petit_au_bout"] or "",
         "chelem": hand["chelem"] or "",
     }

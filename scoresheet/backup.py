@@ -15,7 +15,9 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import NoReturn
 
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
@@ -621,4 +623,18 @@ def filename(sheet: Sheet, extension: str) -> str:
     """A file name made of the session's name and date, safe on every system."""
     name = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]', "-", sheet.name)
     name = " ".join(name.split()).strip(" .") or "tarot"
-    return f"{name} {local_time(sheet.created):%Y-%m-%d}.{extension}"
+    created = local_time(sheet.created)
+    if dated(sheet.name, created):
+        # The default name is the date and time already: the date once is enough.
+        return f"{name}.{extension}"
+    return f"{name} {created:%Y-%m-%d}.{extension}"
+
+
+def dated(name: str, moment: datetime) -> bool:
+    """Whether ``name`` holds ``moment``'s date as some language of the app writes it (the
+    default session name is the date and time, in the language of whoever created it)."""
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            if date_format(moment, "DATE_FORMAT") in name:
+                return True
+    return False

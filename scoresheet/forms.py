@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import backup as backups
@@ -230,6 +230,10 @@ class PointsField(forms.DecimalField):
         return points
 
 
+# The partner field's value for a taker who plays alone.
+ALONE = "alone"
+
+
 class HandForm(forms.Form):
     """One hand. The rules' checks are the scoring engine's, so the form and the rules agree."""
 
@@ -248,11 +252,11 @@ class HandForm(forms.Form):
         widget=forms.RadioSelect,
         error_messages=choose(_("Contract: choose prise, garde, garde sans or garde contre.")),
     )
+    # At 5 players a required choice, with no default: a forgotten tap must not score the
+    # taker alone (×4). "alone" is a choice of its own, read as no partner.
     partner = forms.TypedChoiceField(
         label=_("Partner"),
-        coerce=int,
-        required=False,
-        empty_value=None,
+        coerce=lambda value: None if value == ALONE else int(value),
         widget=forms.RadioSelect,
         error_messages=choose(_("Partner: choose one of the players, or alone.")),
     )
@@ -267,7 +271,15 @@ class HandForm(forms.Form):
         label=_("Points"),
         min_value=0,
         max_value=91,
-        widget=forms.NumberInput(attrs={"inputmode": "decimal", "min": 0, "max": 91}),
+        # Text, not a number input: Chromium refuses "40,5" there, and a French keyboard types
+        # a comma. Shown in the locale's format (40,5 in French); read with either separator.
+        localize=True,
+        widget=forms.TextInput(
+            attrs={
+                "inputmode": "decimal",
+                "autocomplete": "off",
+            }
+        ),
         error_messages={
             "required": _("Points: enter the card points."),
             "invalid": _(
@@ -338,16 +350,19 @@ class HandForm(forms.Form):
         self.fields["taker"].choices = names
         trumps = scoring.POIGNEE_TRUMPS.get(self.players, {})
         if self.players == 5:
-            self.fields["partner"].choices = [("", _("alone")), *names]
+            self.fields["partner"].choices = [*names, (ALONE, _("alone"))]
         else:
             del self.fields["partner"]
-        step = "0.5" if self.players in (3, 5) else "1"
-        self.fields["points"].widget.attrs["step"] = step
+        # Half points at 3 and 5 players: what the − and + buttons step by.
+        self.step = "0.5" if self.players in (3, 5) else "1"
+        self.fields["points"].widget.attrs["pattern"] = (
+            "[0-9]{1,2}([.,][05])?" if self.step == "0.5" else "[0-9]{1,2}"
+        )
         if rules.misere:
             for seat, name in names:
                 self.fields[f"misere_{seat}"] = forms.TypedChoiceField(
                     label=name,
-                    choices=[("", _("none")), (1, "1"), (2, "2")],
+                    choices=[("", pgettext_lazy("feminine noun", "none")), (1, "1"), (2, "2")],
                     coerce=int,
                     empty_value=None,
                     required=False,
@@ -356,13 +371,16 @@ class HandForm(forms.Form):
                         _("Misère of %(name)s: choose none, 1 or 2.") % {"name": name}
                     ),
                 )
+        sizes = [
+            (kind, _("%(size)s (%(trumps)s trumps)") % {"size": label, "trumps": trumps[kind]})
+            for kind, label in Poignee.choices
+            if kind in trumps
+        ]
         for seat, name in names:
             self.fields[f"poignee_{seat}"] = forms.ChoiceField(
                 label=name,
-                choices=[("", _("none"))]
-                + [
-                    (kind, f"{label} ({trumps.get(kind, '?')})") for kind, label in Poignee.choices
-                ],
+                # "aucune": poignée (and misère) are feminine in French.
+                choices=[("", pgettext_lazy("feminine noun", "none")), *sizes],
                 required=False,
                 widget=forms.RadioSelect,
                 error_messages=choose(
@@ -395,10 +413,6 @@ class HandForm(forms.Form):
         self.data["key"] = str(uuid.uuid4())
         self.expired = True
         self._errors = None
-
-    @property
-    def step(self) -> str:
-        return self.fields["points"].widget.attrs["step"]
 
     @property
     def sitting_out_name(self) -> str | None:
@@ -445,6 +459,8 @@ class HandForm(forms.Form):
                 None, gettext("This form had expired; check the hand and save it again.")
             )
         required = ["taker", "contract", "bouts", "points"]
+        if "partner" in self.fields:
+            required.append("partner")
         if any(name not in data for name in required):
             return data
         hand = self.scoring_hand()
@@ -498,9 +514,9 @@ class HandForm(forms.Form):
             "dealer": hand.dealer,
             "taker": hand.taker,
             "contract": hand.contract,
-            "partner": "" if hand.partner is None else hand.partner,
+            "partner": ALONE if hand.partner is None else hand.partner,
             "bouts": hand.bouts,
-            # 60, not 60.0 (nor 6E+1): the number input shows what the player typed.
+            # 60, not 60.0 (nor 6E+1): the input shows what the player typed.
             "points": hand.points.quantize(Decimal(1)) if hand.points % 1 == 0 else hand.points,
             "petit_au_bout": hand.petit_au_bout,
             "chelem": hand.chelem,

@@ -40,6 +40,7 @@ urlpatterns = [
     path("s/<str:token>/backup.json", views.export_json, name="export_json"),
     path("s/<str:token>/stats/", views.statistics, name="statistics"),
     path("s/<str:token>/chart/", views.running_totals, name="chart"),
+    path("s/<str:token>/live/", views.live, name="live"),
     path("s/<str:token>/share/", views.share, name="share"),
     path("s/<str:token>/qr.svg", views.qr_code, name="qr"),
     # Read-only: a second, independent secret that shows the sheet and changes nothing.
@@ -48,6 +49,7 @@ urlpatterns = [
     path("v/<str:token>/backup.json", views.export_json, READ_ONLY, name="view_export_json"),
     path("v/<str:token>/stats/", views.statistics, READ_ONLY, name="view_statistics"),
     path("v/<str:token>/chart/", views.running_totals, READ_ONLY, name="view_chart"),
+    path("v/<str:token>/live/", views.live, READ_ONLY, name="view_live"),
     path("v/<str:token>/qr.svg", views.qr_code, READ_ONLY, name="view_qr"),
     # The club (issue 16): its own module of URLs.
     path("", include("scoresheet.club_urls")),

@@ -68,7 +68,7 @@ def links(sheet: Sheet, readonly: bool) -> dict:
         token, prefix = sheet.token, ""
     return {
         name: reverse(prefix + name, args=[token])
-        for name in ("sheet", "export_csv", "export_json", "statistics", "chart")
+        for name in ("sheet", "export_csv", "export_json", "statistics", "chart", "live")
     }
 
 
@@ -197,6 +197,21 @@ def sheet(request, token, readonly=False):
     remember(request, sheet, readonly=readonly)
     context = sheet_context(sheet, readonly, before=shown_page(request))
     return render(request, "scoresheet/sheet.html", context)
+
+
+@require_GET
+def live(request, token, readonly=False):
+    """Polled by every open sheet while it is visible: 204 (one small query) while the sheet's
+    revision is the one the page shows, else the regions a change can move, out of band."""
+    lookup = {"view_token": token} if readonly else {"token": token}
+    revision = Sheet.objects.filter(**lookup).values_list("revision", flat=True).first()
+    if revision is None:
+        raise Http404
+    if request.GET.get("revision") == str(revision):
+        return HttpResponse(status=204)
+    sheet = get_sheet(token, readonly)
+    context = sheet_context(sheet, readonly, change="all")
+    return render(request, "scoresheet/sheet.html#live", context)
 
 
 @require_GET

@@ -77,7 +77,7 @@ def enter_hand(page, taker, contract, partner, bouts, points, extras):
         if "petit" in extras:
             choose(form, "Petit au bout", extras["petit"])
         if "poignee" in extras:
-            choose(form, extras["poignee"], "simple (8)")
+            choose(form, extras["poignee"], "simple (8 trumps)")
     page.wait_for_timeout(400)
     return form
 

@@ -3,10 +3,12 @@
 import csv
 import io
 import json
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
-from django.utils import translation
+from django.urls import reverse
+from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -615,3 +617,21 @@ def test_filename_is_the_name_and_the_date(make_backup):
     assert backup.filename(sheet, "csv") == "Soirée- -chez Ana- - 2 2026-11-27.csv"
     sheet.name = "..."
     assert backup.filename(sheet, "json") == "tarot 2026-11-27.json"
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "Nov. 27, 2026, 8-41 p.m.csv"),
+        ("fr", "27 novembre 2026 20-41.csv"),
+        ("es", "27 de noviembre de 2026 a las 20-41.csv"),
+    ],
+)
+def test_a_default_name_has_the_date_once(client, monkeypatch, language, expected):
+    # The default name is the date and time of creation, in the creator's language.
+    moment = datetime(2026, 11, 27, 19, 41, tzinfo=UTC)  # 20:41 in Paris
+    monkeypatch.setattr(timezone, "now", lambda: moment)
+    data = {"players": 3, "first_dealer": 0, "player_0": "A", "player_1": "B", "player_2": "C"}
+    client.post(reverse("new_sheet"), data, HTTP_ACCEPT_LANGUAGE=language)
+    sheet = Sheet.objects.get()
+    assert backup.filename(sheet, "csv") == expected

@@ -24,7 +24,7 @@ def catalog(language):
         for line in lines:
             if line.startswith("#"):
                 continue
-            match = re.match(r'(msgid_plural|msgid|msgstr(?:\[\d\])?) (".*")$', line)
+            match = re.match(r'(msgctxt|msgid_plural|msgid|msgstr(?:\[\d\])?) (".*")$', line)
             if match:
                 key = match.group(1)
                 parts[key] = ast.literal_eval(match.group(2))
@@ -33,6 +33,9 @@ def catalog(language):
         if "msgid" not in parts:
             continue
         msgid = parts["msgid"]
+        if "msgctxt" in parts:
+            # As gettext keys a message with a context: the context, EOT, the message.
+            msgid = parts["msgctxt"] + "\x04" + msgid
         if "msgid_plural" in parts:
             msgid += "\0" + parts["msgid_plural"]
             msgstr = "\0".join(v for k, v in sorted(parts.items()) if k.startswith("msgstr["))
@@ -63,6 +66,9 @@ def test_compiled_catalog_matches_the_po_file(language):
         if "\0" in msgid:
             singular, plural = msgid.split("\0")
             assert compiled.ngettext(singular, plural, 1) == msgstr.split("\0")[0], msgid
+        elif "\x04" in msgid:
+            context, message = msgid.split("\x04")
+            assert compiled.pgettext(context, message) == msgstr, msgid
         else:
             assert compiled.gettext(msgid) == msgstr, msgid
 

@@ -46,7 +46,7 @@ def hand_post(**extra):
         "contract": "garde",
         "bouts": "2",
         "points": "49",
-        "partner": "",
+        "partner": "alone",
         **extra,
     }
 

@@ -45,7 +45,7 @@ def test_hand_form_in_spanish_keeps_the_game_terms_french(spanish, sheet5):
     for term in ["Prise", "Garde sans", "Garde contre", "Bouts", "Petit au bout", "Poignées"]:
         assert term in html
     assert "Chelem" in html
-    assert "simple (8)" in html
+    assert "simple (8 triunfos)" in html
     assert "<legend>Tomador</legend>" in html
     assert ">Taker<" not in html
 

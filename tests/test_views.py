@@ -9,7 +9,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import scoring
+from scoresheet import scoring, writes
 from scoresheet.models import Hand, Seat, Sheet
 from tests.reading import shown_totals, totals_of
 
@@ -216,9 +216,13 @@ def test_hand_form_page_and_fragment(client, htmx, sheet5):
     assert 'name="partner"' in page
     assert "alone" in page
     assert 'step="0.5"' in page
-    # Each poignée shows its trump count at 5 players.
-    assert "simple (8)" in page
-    assert "triple (13)" in page
+    # The − and + step by half a point at 5 players, and say so.
+    assert 'aria-label="Half a point more"' in page
+    assert 'aria-label="Half a point less"' in page
+    assert "One point" not in page
+    # Each poignée says how many trumps it shows at 5 players.
+    assert "simple (8 trumps)" in page
+    assert "triple (13 trumps)" in page
 
 
 def test_hand_and_delete_forms_use_htmx_only_inside_the_sheet(client, htmx, sheet4):
@@ -239,8 +243,9 @@ def test_hand_and_delete_forms_use_htmx_only_inside_the_sheet(client, htmx, shee
 def test_hand_form_at_4_players_has_whole_points_and_no_partner(client, sheet4):
     page = text(client.get(url("hand_new", sheet4)))
     assert 'step="1"' in page
+    assert 'aria-label="One point more"' in page
     assert 'name="partner"' not in page
-    assert "simple (10)" in page
+    assert "simple (10 trumps)" in page
 
 
 def test_save_a_hand_without_js_redirects(client, sheet4):
@@ -340,7 +345,7 @@ def test_five_players_partner_and_taker_alone(client, sheet5):
     # garde, 2 bouts, 45 points: u = (25 + 4) × 2 = 58 (RULES.md §5).
     base = {"contract": "garde", "bouts": 2, "points": "45"}
     client.post(url("hand_new", sheet5), hand_data(taker=0, partner=3, **base))
-    client.post(url("hand_new", sheet5), hand_data(taker=0, partner="", **base))
+    client.post(url("hand_new", sheet5), hand_data(taker=0, partner="alone", **base))
     rows = [h.to_scoring(5) for h in sheet5.hands.all()]
     assert scoring.score(rows[0]) == (116, -58, -58, 58, -58)
     assert scoring.score(rows[1]) == (232, -58, -58, -58, -58)
@@ -349,11 +354,64 @@ def test_five_players_partner_and_taker_alone(client, sheet5):
     assert shown_totals(page) == (348, -116, -116, 0, -116)
 
 
+@pytest.mark.parametrize("with_htmx", [False, True])
+def test_a_forgotten_partner_is_refused_at_5_players(client, htmx, sheet5, with_htmx):
+    # No default: a forgotten tap must not save the taker alone, paid 4×.
+    page = text(client.get(url("hand_new", sheet5)))
+    partners = re.findall(r'<input type="radio" name="partner"[^>]*>', page)
+    assert len(partners) == 6  # the five players and "alone"
+    assert not any("checked" in radio for radio in partners)
+    data = hand_data(taker=0, contract="garde", bouts=2, points="45")
+    response = (htmx if with_htmx else client).post(url("hand_new", sheet5), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors["partner"] == [
+        "Partner: choose one of the players, or alone."
+    ]
+    assert "Partner: choose one of the players, or alone." in text(response)
+    # What was typed stays; nothing is stored.
+    assert 'value="45"' in text(response)
+    assert not sheet5.hands.exists()
+
+
+def test_a_forgotten_partner_is_refused_when_5_of_6_play(client, db):
+    # RULES.md §6: at 6 seats the dealer sits out and 5 play, so a partner is called.
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny"]
+    sheet = writes.create_sheet("Six", names, 0, rules=scoring.Rules(dealer_sits_out=True))
+    data = hand_data(taker=1, contract="garde", bouts=2, points="45")
+    response = client.post(url("hand_new", sheet), data)
+    assert "partner" in response.context["form"].errors
+    assert not sheet.hands.exists()
+
+
+def test_the_preview_names_a_missing_partner(client, sheet5):
+    data = hand_data(taker=0, contract="garde", bouts=2, points="45")
+    page = text(client.post(url("hand_preview", sheet5), data))
+    assert "Partner: choose one of the players, or alone." in page
+    assert "per defender" not in page
+
+
 def test_half_points_at_5_players(client, sheet5):
     data = hand_data(taker=1, partner=2, contract="prise", bouts=2, points="40,5")
     client.post(url("hand_new", sheet5), data)
     assert sheet5.hands.get().points == Decimal("40.5")
     assert "lost by 1" in text(client.get(url("sheet", sheet5)))
+
+
+@pytest.mark.parametrize(("language", "shown"), [("en", "40.5"), ("fr", "40,5"), ("es", "40,5")])
+def test_points_are_text_read_with_either_separator_shown_in_the_locale(
+    client, make_sheet, language, shown
+):
+    sheet = make_sheet(("Ana", "Ben", "Chloé"))
+    data = hand_data(taker=1, contract="prise", bouts=2, points="40,5")
+    client.post(url("hand_new", sheet), data, HTTP_ACCEPT_LANGUAGE=language)
+    assert sheet.hands.get().points == Decimal("40.5")
+    page = text(client.get(url("hand_edit", sheet, 1), HTTP_ACCEPT_LANGUAGE=language))
+    field = re.search(r'<input [^>]*name="points"[^>]*>', page).group(0)
+    # Chromium's number input refuses "40,5": a text input with the decimal keyboard.
+    assert 'type="text"' in field
+    assert 'inputmode="decimal"' in field
+    assert f'value="{shown}"' in field
+    assert 'pattern="[0-9]{1,2}([.,][05])?"' in field
 
 
 def test_defence_points_are_converted(client, sheet4):

@@ -7,6 +7,7 @@ from pathlib import Path
 from django import template
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.utils import formats
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
@@ -52,9 +53,11 @@ def sum_of(values) -> int:
 
 @register.filter
 def points(value: Decimal) -> str:
-    """Card points without a useless ".0": 49, 40.5."""
+    """Card points without a useless ".0", in the language's format: 49, 40.5 (40,5 in French)."""
     value = Decimal(value)
-    return str(value.quantize(Decimal(1))) if value == value.to_integral() else str(value)
+    if value == value.to_integral():
+        return str(value.quantize(Decimal(1)))
+    return formats.number_format(value, use_l10n=True)
 
 
 @register.filter

@@ -9,7 +9,10 @@
       var input = step.parentElement.querySelector("input");
       var value = parseFloat((input.value || "0").replace(",", ".")) || 0;
       var next = Math.min(91, Math.max(0, value + parseFloat(step.dataset.step)));
-      input.value = String(next);
+      // Keep the separator the player typed, else the page language's (40,5 in French).
+      var comma = /,/.test(input.value) ||
+        (!/\./.test(input.value) && (0.5).toLocaleString(document.documentElement.lang) === "0,5");
+      input.value = comma ? String(next).replace(".", ",") : String(next);
       input.dispatchEvent(new Event("input", { bubbles: true }));
       input.dispatchEvent(new Event("change", { bubbles: true }));
       return;
@@ -49,9 +52,18 @@
     if (event.detail.target && event.detail.target.id === "entry") {
       var panel = event.detail.target.querySelector(".entry-panel");
       if (panel) {
-        // Keyboard and screen-reader users land in the form that just opened.
-        var title = panel.querySelector("h2[tabindex]");
-        if (title) title.focus({ preventScroll: true });
+        // A refused save: its first problem comes into sight (clear of the sticky totals) and
+        // takes the focus; otherwise keyboard and screen-reader users land in the new form.
+        var problem = panel.querySelector(".invalid") || panel.querySelector(".form-errors");
+        if (problem) {
+          var control = problem.querySelector("input, select, textarea") || problem;
+          if (control === problem) problem.setAttribute("tabindex", "-1");
+          control.focus({ preventScroll: true });
+          problem.scrollIntoView({ block: "center" });
+        } else {
+          var title = panel.querySelector("h2[tabindex]");
+          if (title) title.focus({ preventScroll: true });
+        }
       } else {
         refreshChart();
         var rows = document.querySelectorAll("#hands .hand");
@@ -59,6 +71,30 @@
       }
     }
   });
+
+  // Live: while the page is visible, ask every 2 s whether the sheet moved on since the
+  // revision it shows. Unchanged, the answer is an empty 204; changed, it carries the totals,
+  // the rows and the actions, swapped in out of band (README, "Live").
+  var polling = false;
+  function poll() {
+    var marker = document.getElementById("live");
+    if (!marker || polling || document.visibilityState !== "visible") return;
+    polling = true;
+    var shown = marker.dataset.revision;
+    function done() {
+      polling = false;
+      var now = document.getElementById("live");
+      if (now && now.dataset.revision !== shown) refreshChart();
+    }
+    htmx
+      .ajax("GET", marker.dataset.live + "?revision=" + encodeURIComponent(shown), {
+        target: "#live",
+        swap: "none",
+      })
+      .then(done, done);
+  }
+  setInterval(poll, 2000);
+  document.addEventListener("visibilitychange", poll);
 
   // Name the dealers after the players typed on the new-session form.
   document.addEventListener("input", function (event) {

@@ -121,7 +121,7 @@ class SheetPage:
         field = form.get_by_label("Points", exact=True)
         if step:
             self.type_into(field, points_text(typed - Decimal("0.5")))
-            self.tap(form.get_by_role("button", name="One point more"))
+            self.tap(form.get_by_role("button", name="Half a point more"))
         else:
             self.type_into(field, points_text(typed))
         expect(field).to_have_value(points_text(typed))
@@ -140,7 +140,7 @@ class SheetPage:
             for seat, size in hand.poignees.items():
                 trumps = scoring.POIGNEE_TRUMPS[players][size]
                 poignees = form.locator("fieldset.poignees:not(.miseres)")
-                self.choose(names[seat], f"{Poignee(size).label} ({trumps})", poignees)
+                self.choose(names[seat], f"{Poignee(size).label} ({trumps} trumps)", poignees)
             for seat, count in hand.miseres.items():
                 self.choose(names[seat], str(count), form.locator("fieldset.miseres"))
             chelem = Chelem(hand.chelem).label if hand.chelem else "none"

@@ -83,7 +83,7 @@ def test_no_page_scrolls_sideways_at_phone_width(open_page, long_session, profil
     sheet_page.choose("Bouts", "3", sheet_page.form)
     sheet_page.type_into(sheet_page.form.get_by_label("Points", exact=True), "88.5")
     sheet_page.tap(page.locator("details.announcements > summary"))
-    sheet_page.choose("Marie-Christine", "triple (13)", sheet_page.form)
+    sheet_page.choose("Marie-Christine", "triple (13 trumps)", sheet_page.form)
     expect(page.locator("#preview .preview-scores .score")).to_have_count(5)
     check("hand form on the sheet, announcements open, preview")
     page.goto(f"/s/{token}/hands/new/")

@@ -25,7 +25,7 @@ def test_main_flow_without_javascript(open_page):
     sheet_page.tap(page.get_by_role("link", name="New hand"))
     page.wait_for_url("**/hands/new/")
     # The controls that need JavaScript are hidden; the "Preview" button replaces the live one.
-    expect(page.get_by_role("button", name="One point more")).to_be_hidden()
+    expect(page.get_by_role("button", name="Half a point more")).to_be_hidden()
     expect(page.get_by_role("button", name="Preview")).to_be_visible()
     hand = scoring.Hand(
         seats=5, taker=1, contract="garde", partner=4, bouts=2, points=Decimal("50.5"),
