@@ -586,6 +586,12 @@ document.addEventListener(
       const hand = handFrom(new FormData(form), state.names.length);
       if (hand.dealer === undefined) hand.dealer = projected(memory || []).next_dealer;
       const problems = engine.validate(hand, rules);
+      // The form's own requirement beyond the rules: when 5 play, the partner is a choice to
+      // make (a player or "alone"), never a default (issue 13).
+      const partner = form.querySelector('input[name="partner"]');
+      if (partner && !form.querySelector('input[name="partner"]:checked')) {
+        problems.push({ field: "partner", seat: null });
+      }
       if (problems.length) {
         // Online the server explains (its messages name each field); offline, scoring.js does.
         if (navigator.onLine) return;

@@ -95,6 +95,8 @@ def test_a_comma_saves_half_a_point_on_a_french_phone(open_page, players):
     expect(page.locator("#preview .preview-scores .score")).to_have_count(players)
     sheet_page.tap(sheet_page.form.locator('button[name="save"]'))
     expect(page.locator("#entry .entry-panel")).to_have_count(0)
+    # The row shows at once (offline.js); the server's answer confirms it.
+    sheet_page.expect_confirmed()
     hand = Sheet.objects.get().hands.get()
     assert hand.points == Decimal("40.5")
     # A correction shows the points in French: 40,5.
