@@ -143,6 +143,7 @@ def texts() -> dict:
         # The hand form's words, with its own placeholder.
         "deals_out": _("%(dealer)s deals and sits out").replace("%(dealer)s", "%(name)s"),
         "hand_deals": _("Hand %(number)s: <strong>%(name)s</strong> deals"),
+        "and_sits_out": _("and sits out"),
         "made_by": _("made by %(diff)s"),
         "lost_by": _("lost by %(diff)s"),
         "pts": _("%(points)s pts"),

@@ -269,7 +269,9 @@ function rowElement(row) {
   if (row.entry.status === "refused") status = format(texts.refused, { reason: row.entry.reason });
   else if (row.entry.status === "sending") status = texts.sending;
   else if (row.blocked) status = texts.blocked;
-  const dealt = format(texts.deals, { name: names[row.dealer] });
+  const dealt = format(rules && rules.dealer_sits_out ? texts.deals_out : texts.deals, {
+    name: names[row.dealer],
+  });
   element.innerHTML =
     `<summary><span class="meta"><span class="number">${row.number === null ? "?" : row.number}</span>` +
     `<span class="dealt">${escapeHTML(dealt)}</span> ${what}</span>` +
@@ -330,6 +332,8 @@ function showTotals(totals, count, nextDealer, waiting) {
       number: count + 1,
       name: escapeHTML(state.names[nextDealer]),
     });
+    // As the page says it (RULES.md §6): the dealer sits out.
+    if (rules && rules.dealer_sits_out) line.append(` ${texts.and_sits_out}`);
   }
   let note = box.querySelector(".pending-note");
   if (waiting && !note) {

@@ -306,6 +306,9 @@ def test_dealer_sits_out_offline(open_page, db):
     phone.save(confirmed=False)
     phone.expect_row(2, [0, -34, -34, -34, 102])
     phone.expect_totals(names, [92, -78, -38, -78, 102])
+    # The waiting rows and the totals say who sits out, as the server's do.
+    expect(phone.row(2).locator(".dealt")).to_have_text("Ana deals and sits out")
+    expect(page.locator("#totals .dealer-line")).to_have_text("Hand 3: Ben deals and sits out")
     page.context.set_offline(False)
     phone.expect_confirmed()
     stored = list(sheet.hands.order_by("number").values_list("dealer", "scores"))
