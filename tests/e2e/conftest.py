@@ -21,6 +21,10 @@ AXE = resources.files("axe_playwright_python") / "axe.min.js"
 # The phones of the issue, and a laptop.
 PHONES = ["Pixel 7", "iPhone 13"]
 DESKTOP = "Desktop Chrome"
+# A narrow phone: the Pixel 7's browser at 360 × 740 CSS pixels, as many cheap phones have it.
+NARROW = "360"
+# The phones issue 13's browser tests run at.
+TABLE_PHONES = [*PHONES, NARROW]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -71,6 +75,9 @@ def open_page(playwright, browser, live_server):
 
     def open_(name: str = "Pixel 7", **options):
         options.setdefault("locale", "en-GB")
+        if name == NARROW:
+            name = "Pixel 7"
+            options.setdefault("viewport", {"width": 360, "height": 740})
         # Options given here (a narrower viewport, say) replace the device's own.
         context = browser.new_context(
             **{**device(playwright, name), **options}, base_url=live_server.url

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from scoresheet import backup, scoring
 from tests.conftest import BACKUPS, written
+from tests.e2e.conftest import TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
 from tests.reading import rescored
 
@@ -137,8 +138,9 @@ def test_export_csv_and_backup_download_and_parse(open_page, restored):
 # JavaScript on: they post and redirect to the sheet, as without JavaScript.
 
 
-def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored):
-    sheet_page = SheetPage(open_page())
+@pytest.mark.parametrize("profile", TABLE_PHONES)
+def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored, profile):
+    sheet_page = SheetPage(open_page(profile))
     page = sheet_page.page
     page.goto(f"/s/{restored.token}/hands/new/")
     assert page.evaluate("typeof htmx") == "object"
@@ -159,8 +161,9 @@ def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored):
     assert restored.hands.last().to_scoring(4) == replace(hand, dealer=dealer)
 
 
-def test_delete_page_of_its_own_deletes_with_javascript(open_page, restored):
-    sheet_page = SheetPage(open_page())
+@pytest.mark.parametrize("profile", TABLE_PHONES)
+def test_delete_page_of_its_own_deletes_with_javascript(open_page, restored, profile):
+    sheet_page = SheetPage(open_page(profile))
     page = sheet_page.page
     second = restored.hands.all()[1]
     page.goto(f"/s/{restored.token}/hands/2/delete/")

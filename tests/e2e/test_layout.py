@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 
 from scoresheet import backup
 from tests.conftest import BACKUPS
-from tests.e2e.conftest import PHONES
+from tests.e2e.conftest import TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +30,7 @@ def scrolls_sideways(page: Page) -> bool:
     )
 
 
-@pytest.mark.parametrize("profile", PHONES)
+@pytest.mark.parametrize("profile", TABLE_PHONES)
 def test_totals_stay_on_screen_at_the_bottom_of_a_long_session(open_page, long_session, profile):
     page = open_page(profile)
     page.goto(long_session.get_absolute_url())
@@ -53,7 +53,7 @@ def test_totals_stay_on_screen_at_the_bottom_of_a_long_session(open_page, long_s
     expect(page.get_by_role("link", name="New hand")).to_be_in_viewport()
 
 
-@pytest.mark.parametrize("profile", PHONES)
+@pytest.mark.parametrize("profile", TABLE_PHONES)
 def test_no_page_scrolls_sideways_at_phone_width(open_page, long_session, profile):
     sheet_page = SheetPage(open_page(profile))
     page = sheet_page.page

@@ -8,7 +8,7 @@ from playwright.sync_api import Locator, expect
 
 from scoresheet import scoring, writes
 from scoresheet.models import Sheet
-from tests.e2e.conftest import PHONES
+from tests.e2e.conftest import PHONES, TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,10 +29,9 @@ def uncovered(locator: Locator) -> bool:
     )
 
 
-@pytest.mark.parametrize("profile", [*PHONES, "360"])
+@pytest.mark.parametrize("profile", TABLE_PHONES)
 def test_a_forgotten_partner_is_refused_in_sight(open_page, profile):
-    options = {"viewport": {"width": 360, "height": 640}} if profile == "360" else {}
-    sheet_page = SheetPage(open_page(PHONES[0] if profile == "360" else profile, **options))
+    sheet_page = SheetPage(open_page(profile))
     sheet_page.create_session(FIVE)
     sheet_page.open_new_hand()
     form = sheet_page.form
@@ -67,11 +66,12 @@ def tap_choice(sheet_page: SheetPage, name: str, value) -> None:
     expect(radio).to_be_checked()
 
 
+@pytest.mark.parametrize("profile", TABLE_PHONES)
 @pytest.mark.parametrize("players", [3, 5])
-def test_a_comma_saves_half_a_point_on_a_french_phone(open_page, players):
+def test_a_comma_saves_half_a_point_on_a_french_phone(open_page, players, profile):
     names = FIVE[:players]
     sheet = writes.create_sheet("Vendredi", names, 0)
-    page = open_page(PHONES[0], locale="fr-FR")
+    page = open_page(profile, locale="fr-FR")
     sheet_page = SheetPage(page)
     page.goto(sheet.get_absolute_url())
     sheet_page.tap(page.locator(f'a[href="{reverse("hand_new", args=[sheet.token])}"]'))
@@ -146,3 +146,20 @@ def test_two_phones_and_the_read_only_page_follow_a_new_hand_within_3_s(open_pag
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
     expect(lurker.locator("#hand-1")).to_be_visible(timeout=3_000)
+
+
+@pytest.mark.parametrize("profile", TABLE_PHONES)
+def test_a_missing_page_is_the_apps_own_with_a_way_home(open_page, profile):
+    """A mistyped or stale link: the app's page, in the player's language, with a link home."""
+    page = open_page(profile, locale="fr-FR")
+    response = page.goto("/s/no-such-session/")
+    assert response.status == 404
+    expect(page.locator("header")).to_be_visible()
+    home = page.get_by_role("link", name="Retour à l’accueil")
+    expect(home).to_be_visible()
+    assert not page.evaluate(
+        "document.documentElement.scrollWidth > document.documentElement.clientWidth"
+    )
+    SheetPage(page).tap(home)
+    page.wait_for_url("**/")
+    expect(page.get_by_role("link", name="Nouvelle partie")).to_be_visible()
