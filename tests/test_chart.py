@@ -206,9 +206,24 @@ def test_a_long_session_is_drawn_through_at_most_61_points_with_the_last_one():
     svg = chart.running_totals(scored, ["A", "B", "C", "D"])
     lines = re.findall(r'<polyline points="([^"]*)"', svg)
     assert len(lines) == 4
+    # The plot starts where the zero line does, after the score ticks.
+    (left,) = re.findall(r'<line class="zero" x1="([^"]*)"', svg)
     for line in lines:
         points = line.split()
         # Every 17th hand of 1,000 (60 points at most) and the last one.
         assert len(points) == 60
-        assert points[0].split(",")[0] == "40"
+        assert points[0].split(",")[0] == left
     assert len(svg) < 12_000
+
+
+def test_the_plot_leaves_room_for_its_widest_score_tick():
+    """Ticks of five digits ("+10000") need more room on the left than "+500" does."""
+    small = chart.draw({0: (0, 0, 0), 1: (400, -200, -200)}, (400, -200, -200), ["A", "B", "C"])
+    big = chart.draw(
+        {0: (0, 0, 0), 1: (40000, -20000, -20000)}, (40000, -20000, -20000), NAMES[:3]
+    )
+    assert ">+40000</text>" in big
+    zero = r'<line class="zero" x1="([^"]*)"'
+    # 6 characters at 7.5 units each, beyond the 5-unit gap before the axis.
+    assert float(re.findall(zero, big)[0]) >= 6 * 7.5 + 5
+    assert float(re.findall(zero, small)[0]) == chart.LEFT
