@@ -267,6 +267,14 @@ def test_a_bad_club_backup_is_refused_whole(client, data, message):
     assert "clubs" not in client.session
 
 
+def test_after_a_refused_import_the_page_still_creates_a_club(client):
+    refused = client.post("/club/import/", {"backup": club_upload(b"nope")})
+    # The page is shown at /club/import/: its create form must still post to /club/new/.
+    assert 'action="/club/new/"' in refused.content.decode()
+    response = client.post("/club/new/", {"name": "Le jeudi"})
+    assert response["Location"] == Club.objects.get().get_absolute_url()
+
+
 def test_a_club_backup_over_the_limit_is_refused(client, monkeypatch):
     # The limit is 50 MB; a smaller one keeps the test light, the check is the same.
     monkeypatch.setattr(club_backup, "MAX_BYTES", 1000)
