@@ -96,13 +96,17 @@ def parse_json(data: bytes | str) -> object:
         backup.refuse(_("This file is larger than 50 MB, the most a club's backup can be."))
     try:
         text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except UnicodeDecodeError:
+        # The backup is written in UTF-8; a file saved again in another encoding is refused.
+        backup.refuse(_("This file is not a backup of a club: it is not UTF-8 text."))
+    try:
         return json.loads(
             text.removeprefix(backup.BOM),
             parse_float=Decimal,
             parse_constant=backup._refuse_constant,
             object_pairs_hook=backup._unique_keys,
         )
-    except (UnicodeDecodeError, ValueError, RecursionError):
+    except (ValueError, RecursionError):
         backup.refuse(_("This file is not a backup of a club: it is not JSON."))
 
 
@@ -112,6 +116,14 @@ def read(data: bytes | str) -> ClubBackup:
     content = parse_json(data)
     if not isinstance(content, dict) or "format" not in content:
         backup.refuse(_("This file is not a backup of a club: it has no “format”."))
+    if content["format"] == backup.FORMAT:
+        backup.refuse(
+            _(
+                "This file is the backup of one session, not of a club: import it on the home "
+                "page."
+            ),
+            field="format",
+        )
     if content["format"] != FORMAT:
         backup.refuse(
             _("This backup's format is “%(value)s”; this app reads “%(format)s”."),

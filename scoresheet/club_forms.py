@@ -1,8 +1,11 @@
-"""The club's forms: a new club, a session started from it, the roster, attaching a session."""
+"""The club's forms: a new club (or its new name and rules), a session started from it, the
+roster, attaching a session, importing a club's backup."""
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from scoresheet import backup, club_backup
 from scoresheet import names as player_names
 from scoresheet.forms import RulesForm, SheetForm
 
@@ -28,6 +31,28 @@ class ClubForm(RulesForm):
         if not any(name in self.errors for name in ("poignees", "rounding", "misere")):
             data["rules"] = self.rules()
         return data
+
+
+class ClubImportForm(forms.Form):
+    """A club's backup file; cleaning it checks the whole file, so a valid form restores
+    cleanly (club_backup.read refuses it whole, naming the session and the hand)."""
+
+    backup = forms.FileField(
+        label=_("Import a club's backup"),
+        error_messages={
+            "required": _("Choose a club's backup file."),
+            "empty": _("This file is empty: it is not a backup of a club."),
+            "invalid": _("Choose a club's backup file."),
+        },
+    )
+
+    def clean_backup(self) -> club_backup.ClubBackup:
+        upload = self.cleaned_data["backup"]
+        try:
+            # One byte over the limit is enough for read() to refuse a file too large.
+            return club_backup.read(upload.read(club_backup.MAX_BYTES + 1))
+        except backup.BackupError as error:
+            raise ValidationError(error.message) from None
 
 
 class ClubSheetForm(SheetForm):

@@ -8,12 +8,14 @@ READ_ONLY = {"readonly": True}
 
 urlpatterns = [
     path("club/new/", club_views.club_new, name="club_new"),
+    path("club/import/", club_views.club_import, name="club_import"),
     path("c/<str:token>/", club_views.club, name="club"),
     path("c/<str:token>/standings.csv", club_views.standings_csv, name="standings_csv"),
     path("c/<str:token>/club.json", club_views.backup_json, name="backup"),
     path("c/<str:token>/players/", club_views.club_players, name="club_players"),
     path("c/<str:token>/players/<int:pk>/", club_views.club_player, name="club_player"),
     path("c/<str:token>/new/", club_views.club_new_sheet, name="club_new_sheet"),
+    path("c/<str:token>/settings/", club_views.club_settings, name="club_settings"),
     path("c/<str:token>/attach/", club_views.club_attach, name="club_attach"),
     path("c/<str:token>/sessions/<int:pk>/detach/", club_views.club_detach, name="club_detach"),
     # Read-only: shows the club and changes nothing.

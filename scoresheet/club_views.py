@@ -20,8 +20,16 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoresheet import chart, club_backup, clubs
-from scoresheet.club_forms import AttachForm, ClubForm, ClubSheetForm, MergeForm, PlayerNameForm
+from scoresheet.club_forms import (
+    AttachForm,
+    ClubForm,
+    ClubImportForm,
+    ClubSheetForm,
+    MergeForm,
+    PlayerNameForm,
+)
 from scoresheet.models import Club, Sheet
+from scoresheet.templatetags.scoresheet import rules_words
 from scoresheet.views import attachment, remember
 
 RECENT_CLUBS = 10
@@ -60,7 +68,7 @@ def club_links(club: Club, readonly: bool) -> dict:
         name: reverse(prefix + name, args=[token]) for name in ("club", "standings_csv", "backup")
     }
     if not readonly:
-        for name in ("club_players", "club_new_sheet", "club_attach"):
+        for name in ("club_players", "club_new_sheet", "club_attach", "club_settings"):
             found[name] = reverse(name, args=[token])
     return found
 
@@ -80,7 +88,47 @@ def club_new(request):
         remember_club(request, club)
         messages.success(request, _("Club created. Its link is its key: keep it."))
         return redirect(club)
-    return render(request, "scoresheet/club_new.html", {"form": form})
+    context = {"form": form, "import_form": ClubImportForm()}
+    return render(request, "scoresheet/club_new.html", context)
+
+
+@require_POST
+def club_import(request):
+    """Restore a club's backup as a new club, or show the new club page with why it was
+    refused (the whole file, nothing written)."""
+    import_form = ClubImportForm(request.POST, request.FILES)
+    if import_form.is_valid():
+        club = club_backup.restore(import_form.cleaned_data["backup"])
+        remember_club(request, club)
+        messages.success(
+            request,
+            _("Club backup restored: “%(name)s”. Its link is its key: keep it.")
+            % {"name": club.name},
+        )
+        return redirect(club)
+    context = {"form": ClubForm(), "import_form": import_form}
+    return render(request, "scoresheet/club_new.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def club_settings(request, token):
+    """Change the club's name and its default house rules (for sessions started afterwards)."""
+    club = get_club(token)
+    if request.method == "POST":
+        form = ClubForm(request.POST)
+    else:
+        form = ClubForm(initial={"name": club.name, **club.game_rules.to_data()})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        clubs.change_club(club, data["name"], data["rules"])
+        messages.success(
+            request,
+            _("Saved. The next sessions of the club start with %(rules)s.")
+            % {"rules": rules_words(data["rules"])},
+        )
+        return redirect(club)
+    context = {"club": club, "links": club_links(club, False), "form": form}
+    return render(request, "scoresheet/club_settings.html", context)
 
 
 def chosen_period(request) -> tuple[clubs.Period, str | None]:
@@ -94,6 +142,8 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
     period, period_error = chosen_period(request)
     result = clubs.standings(club, period, request.GET.get("sort", "points"))
     query = period.query()
+    # The sort is kept when the period changes, and the period when the sort does.
+    sorted_by = {} if result.sort == "points" else {"sort": result.sort}
     points, names, ends = result.chart_points()
     svg = (
         chart.draw(points, ends, names, gettext=chart_text, id_prefix="club-chart")
@@ -109,7 +159,6 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
             (key, shown_value(getattr(row, attribute))) for key, attribute in clubs.COLUMNS
         ]
     roster = {row.player.pk: row.player.name for row in result.rows}
-    sort_urls = {key: base + "?" + urlencode({**query, "sort": key}) for key in clubs.SORTS}
     return {
         "club": club,
         "readonly": readonly,
@@ -119,9 +168,11 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
         "absent": [row for row in result.rows if not row.sessions],
         "period": period,
         "period_error": period_error,
-        "columns": [(key, label, sort_urls[key]) for key, label in column_labels()],
+        "columns": sort_links(base, query, result.sort),
+        "sorted_by": sorted_by,
         "period_urls": {
-            kind: base + "?" + urlencode({"period": kind}) for kind in ("month", "year", "all")
+            kind: base + "?" + urlencode({"period": kind, **sorted_by})
+            for kind in ("month", "year", "all")
         },
         "csv_url": club_links(club, readonly)["standings_csv"] + "?" + urlencode(query),
         "chart": mark_safe(svg) if names else "",
@@ -156,13 +207,38 @@ def column_labels() -> list[tuple[str, str]]:
     ]
 
 
+# A column's first order when its header is tapped: names A to Z, every figure best first.
+ASCENDING_FIRST = {"name"}
+
+
+def sort_links(base: str, query: dict, sort: str) -> list[dict]:
+    """Each column's header: its label, the link that sorts by it (the other way round when
+    it is the column sorted already), and its ``aria-sort``."""
+    reverse = sort.startswith("-")
+    current = sort.removeprefix("-")
+    columns = []
+    for key, label in column_labels():
+        ascending = key in ASCENDING_FIRST
+        aria_sort = None
+        wanted = key
+        if key == current:
+            aria_sort = "ascending" if ascending != reverse else "descending"
+            wanted = key if reverse else "-" + key
+        url = base + "?" + urlencode({**query, "sort": wanted})
+        columns.append({"key": key, "label": label, "url": url, "aria_sort": aria_sort})
+    return columns
+
+
 def shown_value(value) -> str:
-    """A standings cell: a number in the page's language, "—" for none."""
+    """A standings cell: a number in the page's language, with a true minus sign as the sheet
+    writes scores (the CSV keeps ASCII '-'), "—" for none."""
     if value is None:
         return "—"
-    if isinstance(value, float):
-        return number_format(value, 1)
-    return str(value)
+    if value == 0:
+        # A figure rounded to zero from below is zero: no "−0.0".
+        value = abs(value)
+    text = number_format(value, 1) if isinstance(value, float) else str(value)
+    return "−" + text[1:] if text.startswith("-") else text
 
 
 @require_GET

@@ -107,6 +107,14 @@ def create_club(name: str, rules: scoring.Rules = scoring.FFT, players=()) -> Cl
     return club
 
 
+def change_club(club: Club, name: str, rules: scoring.Rules) -> Club:
+    """Rename a club and change its default house rules: only sessions started afterwards take
+    them; every session already played keeps its own rules and scores."""
+    club.name, club.rules = name, rules.to_data()
+    Club.objects.filter(pk=club.pk).update(name=club.name, rules=club.rules)
+    return club
+
+
 def add_player(club: Club, name: str) -> ClubPlayer:
     """Put a new name on the roster; refuses a name already there (by ``names.key``)."""
     name = clean_player_name(name)
@@ -520,19 +528,22 @@ def mark_leaders(rows: list[Standing]) -> None:
 
 
 def sort_rows(result: Standings, sort: str) -> None:
-    """Order the lines by a column, best first (by name for "name"); those who played in the
-    period before those who did not."""
-    sort = sort if sort in SORTS else "points"
-    result.sort = sort
+    """Order the lines by a column, best first (by name for "name"), or the other way round
+    when ``sort`` starts with "-" (``-points``); ties by name, and those who played in the
+    period before those who did not, either way."""
+    reverse = sort.startswith("-")
+    sort = sort.removeprefix("-")
+    if sort not in SORTS:
+        sort, reverse = "points", False
+    result.sort = "-" + sort if reverse else sort
     attribute = dict(COLUMNS).get(sort)
-
-    def order(row: Standing):
-        if attribute is None:
-            return (not row.sessions, player_names.key(row.player.name))
-        value = getattr(row, attribute)
-        return (not row.sessions, value is None, -(value or 0), player_names.key(row.player.name))
-
-    result.rows.sort(key=order)
+    rows = result.rows
+    rows.sort(key=lambda row: player_names.key(row.player.name), reverse=reverse and not attribute)
+    if attribute is not None:
+        # Stable sorts: equal values keep the names' order; a missing value comes last.
+        rows.sort(key=lambda row: getattr(row, attribute) or 0, reverse=not reverse)
+        rows.sort(key=lambda row: getattr(row, attribute) is None)
+    rows.sort(key=lambda row: not row.sessions)
 
 
 # A player's page

@@ -79,9 +79,25 @@ def test_a_bad_backup_is_refused_whole(change, message):
     assert not Sheet.objects.exists()
 
 
-def test_not_json():
-    with pytest.raises(backup.BackupError, match="not JSON"):
-        club_backup.load(b"\xff{")
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"{", "not JSON"),
+        (b'\xef\xbb\xbf{"format": ', "not JSON"),
+        # The backup written in UTF-8, saved again in Latin-1 by an editor.
+        ('{"format": "tarot-club/1", "name": "Fée"}'.encode("latin-1"), "not UTF-8 text"),
+        ('{"format": "tarot-club/1"}'.encode("utf-16"), "not UTF-8 text"),
+    ],
+)
+def test_not_json_or_not_utf8(data, message):
+    with pytest.raises(backup.BackupError, match=message):
+        club_backup.load(data)
+
+
+def test_a_sessions_backup_is_sent_to_the_home_page(club):  # noqa: F811
+    sheet = club.sessions.first().sheet
+    with pytest.raises(backup.BackupError, match="backup of one session, not of a club"):
+        club_backup.load(backup.dumps(backup.dump(sheet)))
 
 
 def test_commands_round_trip(club, tmp_path, capsys):  # noqa: F811

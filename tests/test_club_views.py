@@ -2,16 +2,23 @@
 attached sessions, the CSV, and a constant number of queries at two sizes."""
 
 import csv
+import html
 import io
+import json
+import re
 import uuid
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoresheet import clubs, scoring, writes
+from scoresheet import club_backup, clubs, scoring, writes
 from scoresheet.models import Club, Sheet
+from tests.conftest import BACKUPS
+from tests.test_club_backup import valid
+from tests.test_clubs import club as worked_club  # noqa: F401  (a fixture: the worked club)
 from tests.test_clubs import club_of
 
 pytestmark = pytest.mark.django_db
@@ -182,3 +189,249 @@ def test_an_empty_club_and_an_empty_period(client):
         response = client.get(url)
         assert response.status_code == 200
         assert "No session of the club in this period yet." in response.content.decode()
+
+
+# Importing a club's backup from the new club page
+
+
+def club_upload(content: bytes | str, name: str = "club.json") -> SimpleUploadedFile:
+    if isinstance(content, str):
+        content = content.encode()
+    return SimpleUploadedFile(name, content, content_type="application/json")
+
+
+def test_import_a_club_backup_from_the_page(client, worked_club):  # noqa: F811
+    club = worked_club
+    page = client.get("/club/new/").content.decode()
+    assert 'action="/club/import/"' in page
+    assert 'enctype="multipart/form-data"' in page
+    exported = client.get(club.get_view_url() + "club.json").content
+    response = client.post("/club/import/", {"backup": club_upload(exported)})
+    restored = Club.objects.exclude(pk=club.pk).get()
+    # Lands on the new club's full link, with new links.
+    assert response.status_code == 302
+    assert response["Location"] == restored.get_absolute_url()
+    assert restored.token != club.token
+    assert restored.name == "Le jeudi"
+    assert restored.sessions.count() == 3
+    assert restored.players.count() == 6
+    home = client.get("/").content.decode()
+    assert restored.get_absolute_url() in home
+    # The same standings as the worked example (tests/test_clubs.py): Ana 420 points.
+    ana = next(r for r in clubs.standings(restored).rows if r.player.name == "Ana")
+    assert (ana.sessions, ana.hands, ana.points) == (3, 4, 420)
+
+
+def club_counts() -> tuple[int, int]:
+    return Club.objects.count(), Sheet.objects.count()
+
+
+def one_bad_hand() -> str:
+    data = valid()
+    data["sessions"][1]["hands"][1]["bouts"] = 7
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({}, "Choose a club's backup file."),
+        ({"backup": "not a file"}, "Choose a club's backup file."),
+        ({"backup": club_upload(b"")}, "This file is empty: it is not a backup of a club."),
+        ({"backup": club_upload(b"Ana;Ben;Chlo")}, "it is not JSON"),
+        ({"backup": club_upload("Ana;Ben;Chloé".encode("latin-1"))}, "it is not UTF-8 text"),
+        ({"backup": club_upload(b"[1, 2]")}, "it has no “format”"),
+        (
+            {"backup": club_upload(b'{"format": "tarot-club/9"}')},
+            "This backup's format is “tarot-club/9”; this app reads “tarot-club/1”.",
+        ),
+        (
+            {"backup": club_upload(json.dumps(BACKUPS[4]))},
+            "backup of one session, not of a club: import it on the home page",
+        ),
+        # The session and the hand are named: session 2 ("…"), hand 2.
+        ({"backup": lambda: club_upload(one_bad_hand())}, "Session 2 (“"),
+        ({"backup": lambda: club_upload(one_bad_hand())}, "Hand 2:"),
+    ],
+)
+def test_a_bad_club_backup_is_refused_whole(client, data, message):
+    data = {key: value() if callable(value) else value for key, value in data.items()}
+    response = client.post("/club/import/", data)
+    assert response.status_code == 200
+    assert club_counts() == (0, 0)
+    errors = response.context["import_form"].errors["backup"]
+    assert message in errors[0]
+    body = html.unescape(response.content.decode())
+    assert message in body
+    assert 'aria-invalid="true"' in body
+    assert "clubs" not in client.session
+
+
+def test_after_a_refused_import_the_page_still_creates_a_club(client):
+    refused = client.post("/club/import/", {"backup": club_upload(b"nope")})
+    # The page is shown at /club/import/: its create form must still post to /club/new/.
+    assert 'action="/club/new/"' in refused.content.decode()
+    response = client.post("/club/new/", {"name": "Le jeudi"})
+    assert response["Location"] == Club.objects.get().get_absolute_url()
+
+
+def test_a_club_backup_over_the_limit_is_refused(client, monkeypatch):
+    # The limit is 50 MB; a smaller one keeps the test light, the check is the same.
+    monkeypatch.setattr(club_backup, "MAX_BYTES", 1000)
+    data = valid()
+    text = json.dumps(data)
+    assert len(text) > 1000
+    response = client.post("/club/import/", {"backup": club_upload(text)})
+    assert club_counts() == (0, 0)
+    assert "larger than 50 MB" in response.context["import_form"].errors["backup"][0]
+
+
+def test_club_import_is_post_only(client):
+    assert client.get("/club/import/").status_code == 405
+
+
+# The club's name and default rules
+
+
+def test_change_the_name_and_default_rules(client, worked_club):  # noqa: F811
+    club = worked_club
+    url = f"/c/{club.token}/settings/"
+    page = client.get(url).content.decode()
+    assert 'value="Le jeudi"' in page
+    assert "only the sessions started afterwards" in page
+    before = [(s.sheet.game_rules, s.sheet.totals) for s in club.sessions.order_by("pk")]
+    response = client.post(url, {"name": " Le vendredi ", "rounding": "10", "misere": "10"})
+    assert response.status_code == 302
+    assert response["Location"] == club.get_absolute_url()
+    club.refresh_from_db()
+    assert club.name == "Le vendredi"
+    assert club.game_rules == scoring.Rules(rounding=10, misere=10)
+    # The sessions already played keep their rules and totals (RULES.md: a session's rules).
+    after = [(s.sheet.game_rules, s.sheet.totals) for s in club.sessions.order_by("pk")]
+    assert after == before
+    # A session started afterwards takes the new rules.
+    new_session = client.get(f"/c/{club.token}/new/").content.decode()
+    assert re.search(r'name="rounding" value="10"[^>]* checked', new_session)
+    assert re.search(r'name="misere" value="10"[^>]* checked', new_session)
+    page = client.get(club.get_absolute_url()).content.decode()
+    assert "Le vendredi" in page
+    assert f'href="/c/{club.token}/settings/"' in page
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"name": "  ", "rounding": "10"}, "Club name: enter a name."),
+        ({"name": "x" * 81}, "Club name: a name has at most 80 characters."),
+        ({"name": "Autre", "rounding": "7"}, "Rounding: choose none, 5 or 10."),
+        ({"name": "Autre", "poignees": "1-2-3"}, "Poignées: choose 20, 30, 40 or 20, 40, 60."),
+    ],
+)
+def test_bad_settings_change_nothing(client, data, message):
+    club = clubs.create_club("Maison", scoring.Rules(rounding=5))
+    response = client.post(f"/c/{club.token}/settings/", data)
+    assert response.status_code == 200
+    assert message in html.unescape(response.content.decode())
+    club.refresh_from_db()
+    assert (club.name, club.game_rules) == ("Maison", scoring.Rules(rounding=5))
+    # What was typed is kept.
+    if data["name"].strip():
+        assert f'value="{data["name"]}"' in response.content.decode()
+
+
+def test_the_read_only_link_cannot_change_the_club(client):
+    club = clubs.create_club("Maison", scoring.Rules(rounding=5))
+    body = client.get(club.get_view_url()).content.decode()
+    # It shows the default rules, and no way to change them.
+    assert "Default rules of new sessions: <strong>Differences rounded to 5</strong>" in body
+    assert "/settings/" not in body
+    assert client.get(f"/cv/{club.view_token}/settings/").status_code == 404
+    post = {"name": "Pirate", "rounding": "10"}
+    assert client.post(f"/cv/{club.view_token}/settings/", post).status_code == 404
+    assert client.post(club.get_view_url(), post).status_code == 405
+    club.refresh_from_db()
+    assert (club.name, club.game_rules) == ("Maison", scoring.Rules(rounding=5))
+
+
+# Sorting both ways, and the minus sign
+
+
+def header(body: str, label: str) -> str:
+    """The standings' header cell whose link reads ``label``."""
+    match = re.search(
+        r"<th scope=\"col\"[^>]*><a href=\"[^\"]*\"[^>]*>" + label + r"\b.*?</th>", body
+    )
+    assert match, label
+    return match[0]
+
+
+def played_names(body: str) -> list[str]:
+    table = body[body.index("<tbody>") : body.index("</tbody>")]
+    return re.findall(r'<th scope="row"><a href="[^"]*">([^<]+)</a>', table)
+
+
+def test_tapping_the_sorted_column_again_reverses_it(client, worked_club):  # noqa: F811
+    club = worked_club
+    url = club.get_absolute_url()
+    body = html.unescape(client.get(url + "?period=all").content.decode())
+    points = header(body, "Points")
+    # Points first (most first); its link reverses it, keeping the period.
+    assert 'aria-sort="descending"' in points
+    assert f'href="/c/{club.token}/?period=all&sort=-points"' in points
+    assert "aria-sort" not in header(body, "Hands")
+    assert played_names(body) == ["Ana", "Chloé", "Fanny", "Ben", "Élise", "Dan"]
+    reverse = html.unescape(client.get(url + "?period=all&sort=-points").content.decode())
+    points = header(reverse, "Points")
+    assert 'aria-sort="ascending"' in points
+    assert f'href="/c/{club.token}/?period=all&sort=points"' in points
+    # Fewest points first; Ben and Élise both have −105, in the names' order.
+    assert played_names(reverse) == ["Dan", "Ben", "Élise", "Fanny", "Chloé", "Ana"]
+    # The leader of the column is still the one with the most points, Ana.
+    ana = reverse[reverse.index(">Ana</a>") :]
+    assert '<td class="lead">420 <span class="crown"' in ana
+    # Another column's link sorts by it, best first, in the same period.
+    assert f'href="/c/{club.token}/?period=all&sort=hands"' in header(reverse, "Hands")
+
+
+def test_names_sort_a_to_z_then_z_to_a(client, worked_club):  # noqa: F811
+    club = worked_club
+    url = club.get_view_url()
+    body = html.unescape(client.get(url + "?period=year&sort=name").content.decode())
+    assert 'aria-sort="ascending"' in header(body, "Player")
+    assert "sort=-name" in header(body, "Player")
+    names = played_names(body)
+    back = html.unescape(client.get(url + "?period=year&sort=-name").content.decode())
+    assert 'aria-sort="descending"' in header(back, "Player")
+    assert played_names(back) == names[::-1]
+
+
+@pytest.mark.parametrize("sort", ["-", "--points", "-nope", "-player"])
+def test_an_unknown_sort_shows_points(client, worked_club, sort):  # noqa: F811
+    club = worked_club
+    response = client.get(club.get_absolute_url(), {"sort": sort})
+    assert response.status_code == 200
+    assert 'aria-sort="descending"' in header(html.unescape(response.content.decode()), "Points")
+
+
+def test_negative_figures_have_a_true_minus_sign(client, worked_club):  # noqa: F811
+    club = worked_club
+    body = client.get(club.get_absolute_url()).content.decode()
+    # Dan: −70 + 35 in the first session, −70 − 140 in the second (tests/test_clubs.py).
+    dan = body[body.index(">Dan</a>") :]
+    dan = dan[: dan.index("</tr>")]
+    assert "<td>−245</td>" in dan
+    assert "-245" not in body
+    # Fanny: −35 in 2 hands, −17.5 a hand; in French −17,5.
+    assert "<td>−17.5</td>" in body
+    french = client.get(club.get_absolute_url(), headers={"accept-language": "fr"})
+    assert "<td>−17,5</td>" in french.content.decode()
+    player = club.players.get(name="Dan")
+    page = client.get(reverse("club_player", args=[club.token, player.pk])).content.decode()
+    assert "<td>−210</td>" in page
+    assert "<td>−35</td>" in page
+    # Worst hand: −140, his prise alone lost in the second session.
+    assert "−140 · " in page
+    # The CSV keeps ASCII '-' for a spreadsheet.
+    text = b"".join(client.get(f"/c/{club.token}/standings.csv").streaming_content).decode()
+    assert '"Dan",2,4,-245' in text
+    assert "−" not in text

@@ -152,6 +152,35 @@ def test_leaders_are_marked_and_sorting(club):
     assert [row.player.name for row in by_wins.rows][:2] == ["Ana", "Ben"]
 
 
+def test_sorting_the_other_way_round(club):
+    # March: Ana +140, Ben −70, Élise −70 (session C); Chloé, Dan and Fanny did not play.
+    march = clubs.Period("range", date(2026, 3, 1), date(2026, 3, 31))
+    result = clubs.standings(club, march, sort="-points")
+    assert result.sort == "-points"
+    # Fewest points first, ties in the names' order, those absent still last.
+    assert [row.player.name for row in result.rows] == [
+        "Ben",
+        "Élise",
+        "Ana",
+        "Chloé",
+        "Dan",
+        "Fanny",
+    ]
+    # The leader marks do not depend on the order.
+    # Ana leads every column (she alone took, made and won); all three played 1 hand.
+    assert [row.leads for row in result.rows[:3]] == [
+        {"hands", "sessions"},
+        {"hands", "sessions"},
+        {key for key, _attribute in clubs.COLUMNS},
+    ]
+    by_name = [row.player.name for row in clubs.standings(club, march, sort="name").rows]
+    back = [row.player.name for row in clubs.standings(club, march, sort="-name").rows]
+    assert by_name[:3] == ["Ana", "Ben", "Élise"]
+    # Z to A, among those who played and among those absent.
+    assert back == [*by_name[:3][::-1], *by_name[3:][::-1]]
+    assert clubs.standings(club, march, sort="-bogus").sort == "points"
+
+
 @pytest.mark.parametrize(
     ("params", "today", "sessions"),
     [
