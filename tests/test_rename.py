@@ -8,10 +8,13 @@ import re
 
 import pytest
 from django.urls import reverse
+from hypothesis import given
+from hypothesis import strategies as st
 
-from scoresheet import clubs, scoring, writes
+from scoresheet import clubs, names, scoring, writes
 from scoresheet.models import ClubPlayer, Sheet
 from tests.reading import store
+from tests.test_hardening import FUZZ, form_text
 
 pytestmark = pytest.mark.django_db
 
@@ -253,3 +256,20 @@ def test_the_new_session_form_suggests_the_new_names(client, renamed):
     known = client.get(reverse("new_sheet")).context["known_names"]
     assert "Zoé" in known
     assert "Ana" not in known
+
+
+@FUZZ
+@given(players=st.lists(form_text, min_size=4, max_size=4), name=form_text)
+def test_fuzz_rename(client, sheet4, players, name):
+    before = Sheet.objects.get(pk=sheet4.pk)
+    response = client.post(players_url(sheet4), form_data(name, players))
+    assert response.status_code in (200, 302)
+    after = Sheet.objects.get(pk=sheet4.pk)
+    if response.status_code == 200:
+        # Refused: nothing changed.
+        assert (after.name, after.revision) == (before.name, before.revision)
+    else:
+        cleaned = [names.clean(player) for player in players]
+        assert names_of(after) == cleaned
+        assert len({names.key(player) for player in cleaned}) == 4
+        assert after.name == names.clean(name)
