@@ -24,6 +24,65 @@ def choose(what):
     return {"required": what, "invalid_choice": what, "invalid": what}
 
 
+def player_field(seat: int) -> forms.CharField:
+    """The name of the player at ``seat`` (from 0), as the new-session and rename forms ask it."""
+    return forms.CharField(
+        label=_("Player %(number)s") % {"number": seat + 1},
+        max_length=NAME_LENGTH,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "list": "known-names"}),
+    )
+
+
+def checked_names(form: forms.Form, players: int) -> list[str]:
+    """The names of fields ``player_0`` to ``player_{players - 1}``, cleaned as they are
+    stored; a name left blank, too long or already at the table (compared by ``names.key``)
+    gets its reason on its field, and is left out."""
+    data = form.cleaned_data
+    names = []
+    seen = set()
+    for seat in range(players):
+        field = f"player_{seat}"
+        name = player_names.clean(data.get(field) or "")
+        if not name:
+            form.add_error(
+                field, gettext("Player %(number)s: enter a name.") % {"number": seat + 1}
+            )
+            continue
+        if len(name) > NAME_LENGTH:
+            # NFC can lengthen a name the field's own check let through.
+            form.add_error(
+                field,
+                gettext("Player %(number)s: a name has at most %(length)s characters.")
+                % {"number": seat + 1, "length": NAME_LENGTH},
+            )
+            continue
+        folded = player_names.key(name)
+        if folded in seen:
+            form.add_error(
+                field,
+                gettext("Player %(number)s: “%(name)s” is already at the table.")
+                % {"number": seat + 1, "name": name},
+            )
+            continue
+        seen.add(folded)
+        names.append(name)
+    return names
+
+
+def checked_session_name(form: forms.Form) -> str:
+    """The ``name`` field cleaned as it is stored ("" if blank); too long, it gets the reason."""
+    name = player_names.clean(form.cleaned_data.get("name") or "")
+    length = form.fields["name"].max_length
+    if len(name) > length:
+        form.add_error(
+            "name",
+            gettext("Session name: a name has at most %(length)s characters.")
+            % {"length": length},
+        )
+    return name
+
+
 class RulesForm(forms.Form):
     """A session's house rules (RULES.md §6); every default is the FFT's."""
 
@@ -148,12 +207,7 @@ class SheetForm(RulesForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for seat in range(MAX_SEATS):
-            self.fields[f"player_{seat}"] = forms.CharField(
-                label=_("Player %(number)s") % {"number": seat + 1},
-                max_length=NAME_LENGTH,
-                required=False,
-                widget=forms.TextInput(attrs={"autocomplete": "off", "list": "known-names"}),
-            )
+            self.fields[f"player_{seat}"] = player_field(seat)
 
     def seat_fields(self):
         return [self[f"player_{seat}"] for seat in range(MAX_SEATS)]
@@ -163,36 +217,7 @@ class SheetForm(RulesForm):
         players = data.get("players")
         if players is None:
             return data
-        names = []
-        seen = {}
-        for seat in range(MAX_SEATS):
-            field = f"player_{seat}"
-            name = player_names.clean(data.get(field) or "")
-            if seat >= players:
-                continue
-            if not name:
-                self.add_error(
-                    field, gettext("Player %(number)s: enter a name.") % {"number": seat + 1}
-                )
-                continue
-            if len(name) > NAME_LENGTH:
-                # NFC can lengthen a name the field's own check let through.
-                self.add_error(
-                    field,
-                    gettext("Player %(number)s: a name has at most %(length)s characters.")
-                    % {"number": seat + 1, "length": NAME_LENGTH},
-                )
-                continue
-            folded = player_names.key(name)
-            if folded in seen:
-                self.add_error(
-                    field,
-                    gettext("Player %(number)s: “%(name)s” is already at the table.")
-                    % {"number": seat + 1, "name": name},
-                )
-                continue
-            seen[folded] = seat
-            names.append(name)
+        names = checked_names(self, players)
         data["names"] = names
         first_dealer = data.get("first_dealer")
         if first_dealer is not None and first_dealer >= players:
@@ -205,15 +230,32 @@ class SheetForm(RulesForm):
         elif players < 5:
             data["dealer_sits_out"] = False
         data["rules"] = self.check_seats(players)
-        data["name"] = player_names.clean(data.get("name") or "")
-        if len(data["name"]) > self.fields["name"].max_length:
-            self.add_error(
-                "name",
-                gettext("Session name: a name has at most %(length)s characters.")
-                % {"length": self.fields["name"].max_length},
-            )
+        data["name"] = checked_session_name(self)
         if not data["name"]:
             data["name"] = date_format(timezone.localtime(), "DATETIME_FORMAT")
+        return data
+
+
+class RenameForm(forms.Form):
+    """New names for a session and its players (in seat order), checked as at its creation."""
+
+    name = forms.CharField(label=_("Session name"), max_length=80, required=False)
+
+    def __init__(self, *args, seats: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        for seat in range(seats):
+            self.fields[f"player_{seat}"] = player_field(seat)
+
+    def seat_fields(self):
+        return [self[f"player_{seat}"] for seat in range(self.seats)]
+
+    def clean(self):
+        data = super().clean()
+        data["names"] = checked_names(self, self.seats)
+        data["name"] = checked_session_name(self)
+        if not data["name"] and "name" not in self.errors:
+            self.add_error("name", gettext("Session name: enter a name."))
         return data
 
 

@@ -36,6 +36,9 @@ class Sheet(models.Model):
     name = models.CharField(_("name"), max_length=80)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    # When the session was restored from a backup (it keeps its own ``created``), or None: the
+    # home page tells a restored copy from the original.
+    restored = models.DateTimeField(null=True, blank=True, editable=False)
     # Moves on in the same transaction as any change to the sheet (see writes.py): a phone
     # compares it to know whether its page is current.
     revision = models.PositiveIntegerField(default=0, editable=False)

@@ -28,6 +28,9 @@ urlpatterns = [
     path("sw.js", offline.service_worker, name="service_worker"),
     path("new/", views.new_sheet, name="new_sheet"),
     path("import/", views.import_backup, name="import_backup"),
+    # This browser's list of sessions and clubs (its session cookie): off the list, and back.
+    path("list/remove/", views.forget, name="forget"),
+    path("list/put-back/", views.put_back, name="put_back"),
     # Full access: the session's secret link lets its holder enter and fix hands.
     path("s/<str:token>/", views.sheet, name="sheet"),
     path("s/<str:token>/hands/new/", views.hand_new, name="hand_new"),
@@ -36,6 +39,7 @@ urlpatterns = [
     path("s/<str:token>/hands/<hand:number>/delete/", views.hand_delete, name="hand_delete"),
     path("s/<str:token>/undo/", views.undo, name="undo"),
     path("s/<str:token>/rules/", views.rules, name="rules"),
+    path("s/<str:token>/players/", views.players, name="players"),
     path("s/<str:token>/export.csv", views.export_csv, name="export_csv"),
     path("s/<str:token>/backup.json", views.export_json, name="export_json"),
     path("s/<str:token>/stats/", views.statistics, name="statistics"),

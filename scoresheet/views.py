@@ -21,8 +21,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoresheet import backup, chart, clubs, recent, scoring, stats, writes
-from scoresheet.forms import HandForm, ImportForm, RulesForm, SheetForm
-from scoresheet.models import Hand, Sheet
+from scoresheet.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
+from scoresheet.models import Club, Hand, Sheet
 from scoresheet.templatetags.scoresheet import rules_words
 
 RECENT_SHEETS = 30
@@ -156,6 +156,10 @@ def recent_sheets(request) -> list[dict]:
                 "sheet": sheet,
                 "url": sheet.get_view_url() if readonly else sheet.get_absolute_url(),
                 "readonly": readonly,
+                "entries": listed_entries(entries, sheet),
+                # Its own local time, made naive: a template would convert it again, and
+                # fail on a date at the end of the calendar (backup.local_time).
+                "created": backup.local_time(sheet.created).replace(tzinfo=None),
                 "names": names,
                 "hands": sheet.hand_count,
                 "leaders": [names[seat] for seat in sheet.summary().leaders],
@@ -164,12 +168,79 @@ def recent_sheets(request) -> list[dict]:
     return recent
 
 
+def listed_entries(entries: list[str], item: Sheet | Club) -> list[str]:
+    """The entries of this browser's list that open ``item``: its full link, its read-only
+    link, or both."""
+    return [e for e in (item.token, READ_ONLY + item.view_token) if e in entries]
+
+
+def home_context(request, import_form: ImportForm) -> dict:
+    """The home page: this browser's sessions and clubs, and what it just took off its list."""
+    club_entries = request.session.get("clubs", [])
+    listed_clubs = clubs.listed(club_entries)  # issue 16
+    for item in listed_clubs:
+        item["entries"] = listed_entries(club_entries, item["club"])
+    return {
+        "recent": recent_sheets(request),
+        "clubs": listed_clubs,
+        "import_form": import_form,
+        "forgotten": shown_once(request),
+    }
+
+
+def shown_once(request) -> dict | None:
+    """What ``forget`` just took off the list, the first time the home page shows it (with its
+    undo); kept for ``put_back`` until the next removal."""
+    forgotten = request.session.get("forgotten")
+    if not forgotten or forgotten.get("shown"):
+        return None
+    request.session["forgotten"] = forgotten | {"shown": True}
+    return forgotten
+
+
 @require_GET
 def home(request):
     """The sessions this browser created or opened, newest first, and the backup import."""
-    context = {"recent": recent_sheets(request), "import_form": ImportForm()}
-    context["clubs"] = clubs.listed(request.session.get("clubs", []))  # issue 16
-    return render(request, "scoresheet/home.html", context)
+    return render(request, "scoresheet/home.html", home_context(request, ImportForm()))
+
+
+# This browser's lists (tokens in its session): a session or a club comes off the list, and
+# back; nothing is deleted, and its link still opens it.
+LISTS = {"sheets": Sheet, "clubs": Club}
+
+
+@require_POST
+def forget(request):
+    """Take a session (or a club) off this browser's list; it stays reachable by its link."""
+    kind = request.POST.get("list")
+    model = LISTS.get(kind)
+    entries = request.session.get(kind, []) if model else []
+    gone = [e for e in request.POST.getlist("entry") if e in entries]
+    if gone:
+        tokens = [e for e in gone if not e.startswith(READ_ONLY)]
+        views = [e.removeprefix(READ_ONLY) for e in gone if e.startswith(READ_ONLY)]
+        found = model.objects.filter(Q(token__in=tokens) | Q(view_token__in=views))
+        request.session[kind] = [e for e in entries if e not in gone]
+        request.session["forgotten"] = {
+            "list": kind,
+            "entries": [[entries.index(e), e] for e in gone],
+            "name": found.values_list("name", flat=True).first() or "",
+        }
+    return redirect("home")
+
+
+@require_POST
+def put_back(request):
+    """Undo ``forget``: the entries it took off go back where they were in the list."""
+    forgotten = request.session.pop("forgotten", None) or {}
+    kind = forgotten.get("list")
+    if kind in LISTS:
+        entries = list(request.session.get(kind, []))
+        for position, entry in forgotten.get("entries", []):
+            if entry not in entries:
+                entries.insert(position, entry)
+        request.session[kind] = entries[:RECENT_SHEETS]
+    return redirect("home")
 
 
 @require_http_methods(["GET", "POST"])
@@ -520,6 +591,33 @@ def rules(request, token):
     return render(request, "scoresheet/rules.html", context)
 
 
+@require_http_methods(["GET", "POST"])
+def players(request, token):
+    """Rename the players and the session: every page and export follows the new names."""
+    sheet = get_sheet(token)
+    names = seat_names(sheet)
+    if request.method == "POST":
+        form = RenameForm(request.POST, seats=len(names))
+        if form.is_valid():
+            data = form.cleaned_data
+            change = writes.rename(token, data["name"], data["names"])
+            if change.done:
+                messages.success(request, _("Names saved."))
+            else:
+                messages.info(request, _("The names were already these: nothing changed."))
+            return redirect(change.sheet)
+    else:
+        initial = {"name": sheet.name} | {f"player_{n}": name for n, name in enumerate(names)}
+        form = RenameForm(initial=initial, seats=len(names))
+    context = {
+        "sheet": sheet,
+        "form": form,
+        "club": Club.objects.filter(sessions__sheet=sheet).first(),
+        "known_names": recent.known_names(request.session.get("sheets", [])),
+    }
+    return render(request, "scoresheet/players.html", context)
+
+
 def refused_rules(form: RulesForm, error: Exception) -> None:
     """Why the sheet cannot take these rules, on the form: a rule, or a hand it refuses."""
     if isinstance(error, writes.HandRefused):
@@ -595,9 +693,7 @@ def import_backup(request):
         remember(request, sheet)
         messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
         return redirect(sheet)
-    context = {"recent": recent_sheets(request), "import_form": form}
-    context["clubs"] = clubs.listed(request.session.get("clubs", []))  # issue 16
-    return render(request, "scoresheet/home.html", context)
+    return render(request, "scoresheet/home.html", home_context(request, form))
 
 
 # Sharing: the two links and their QR codes.

@@ -19,7 +19,9 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
+from scoresheet import names as player_names
 from scoresheet import scoring, stats
 from scoresheet import sheet as sheets
 from scoresheet.models import Hand, Seat, Sheet
@@ -165,8 +167,10 @@ def create_sheet(
         )
         if created is not None:
             # auto_now_add stamps today; a restored session keeps the time it was created.
-            Sheet.objects.filter(pk=sheet.pk).update(created=created)
-            sheet.created = created
+            # It is a copy: restored now, which the home page says.
+            restored = timezone.now()
+            Sheet.objects.filter(pk=sheet.pk).update(created=created, restored=restored)
+            sheet.created, sheet.restored = created, restored
         Seat.objects.bulk_create(
             Seat(sheet=sheet, position=position, name=name) for position, name in enumerate(names)
         )
@@ -297,6 +301,42 @@ def change_rules(token: str, rules: scoring.Rules) -> Change:
         sheet.rules = rules_data(rules)
         _rescore(sheet)
         _moved(sheet, "rules", *DERIVED)
+    return Change(sheet, None, None)
+
+
+def rename(token: str, name: str, players: Sequence[str]) -> Change:
+    """Give the session and its seats (in seat order) these names; ``done`` is False when
+    they were the names already. The hands keep their seats: only names change. Raises
+    ``ValueError`` (writing nothing) for names the new-session form would refuse."""
+    name = player_names.clean(name)
+    players = [player_names.clean(player) for player in players]
+    keys = [player_names.key(player) for player in players]
+    if not 1 <= len(name) <= Sheet._meta.get_field("name").max_length:
+        raise ValueError("the session's name is blank or too long")
+    if not all(1 <= len(player) <= Seat._meta.get_field("name").max_length for player in players):
+        raise ValueError("a player's name is blank or too long")
+    if len(set(keys)) != len(keys):
+        raise ValueError("two players have the same name")
+    with transaction.atomic():
+        sheet = _locked(token)
+        seats = list(sheet.seats.all())
+        if len(players) != len(seats):
+            raise ValueError(f"the session has {len(seats)} players, not {len(players)}")
+        renamed = [
+            seat.position for seat, new in zip(seats, players, strict=True) if seat.name != new
+        ]
+        if not renamed and sheet.name == name:
+            return Change(sheet, None, None, done=False)
+        if renamed:
+            # Two seats may swap names: the seats renamed are written anew, so that no
+            # moment holds one name twice (Seat's unique key).
+            sheet.seats.filter(position__in=renamed).delete()
+            Seat.objects.bulk_create(
+                Seat(sheet=sheet, position=position, name=players[position])
+                for position in renamed
+            )
+        sheet.name = name
+        _moved(sheet, "name")
     return Change(sheet, None, None)
 
 

@@ -63,6 +63,7 @@ READS = [
     ("edit form", "get", lambda s: reverse("hand_edit", args=[s.token, 3]), None),
     ("delete page", "get", lambda s: reverse("hand_delete", args=[s.token, 3]), None),
     ("rules page", "get", lambda s: reverse("rules", args=[s.token]), None),
+    ("players page", "get", lambda s: reverse("players", args=[s.token]), None),
     ("preview", "post", lambda s: reverse("hand_preview", args=[s.token]), hand_post),
 ]
 
@@ -85,7 +86,14 @@ def third(sheet):
     return sheet.hands.get(number=3)
 
 
+def rename_post(sheet):
+    # Every name changes, the session's too; seats 0 and 1 swap names.
+    players = ("Ben", "Ana", "Chloë", "Dana", "Élise-Marie")
+    return {"name": f"{sheet.name} bis"} | {f"player_{n}": p for n, p in enumerate(players)}
+
+
 WRITES = [
+    ("rename", lambda s: (reverse("players", args=[s.token]), rename_post(s))),
     ("save", lambda s: (reverse("hand_new", args=[s.token]), hand_post())),
     ("pass", lambda s: (reverse("hand_new", args=[s.token]), {"passed": "1", **hand_post()})),
     (

@@ -116,3 +116,65 @@
     });
   });
 })();
+
+// ---- Copy buttons for the links (issue 13; templates/_copy_button.html) ----
+// A button shows only where this browser can copy: the Clipboard API (secure pages), or
+// execCommand("copy") on a plain-http LAN page. "Copied" is announced by its status region.
+(function () {
+  "use strict";
+
+  function canCopy() {
+    return Boolean(
+      (navigator.clipboard && navigator.clipboard.writeText) ||
+        (document.queryCommandSupported && document.queryCommandSupported("copy"))
+    );
+  }
+
+  function copyBySelection(input) {
+    input.focus();
+    input.select();
+    try {
+      return document.execCommand("copy");
+    } catch (error) {
+      return false;
+    }
+  }
+
+  function copy(input) {
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      return navigator.clipboard.writeText(input.value).then(
+        function () { return true; },
+        function () { return copyBySelection(input); }
+      );
+    }
+    return Promise.resolve(copyBySelection(input));
+  }
+
+  function show(root) {
+    if (!canCopy()) return;
+    root.querySelectorAll("button[data-copy][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-copy]");
+    if (!button) return;
+    var input = document.getElementById(button.dataset.copy);
+    var status = button.parentElement.querySelector(".copy-status");
+    if (!input || !status) return;
+    copy(input).then(function (done) {
+      // Emptied first, so that a second copy is announced again.
+      status.textContent = "";
+      setTimeout(function () {
+        status.textContent = done ? status.dataset.copied : status.dataset.failed;
+      }, 50);
+    });
+  });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { show(document); });
+  } else {
+    show(document);
+  }
+})();
