@@ -38,6 +38,12 @@ function signed(value) {
   return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
 }
 
+// As the server's width_class filter: app.css sizes the numbers of a row (of the totals) to fit.
+function widthClass(values) {
+  const widest = Math.max(...values.map((value) => signed(value).length));
+  return `chars-${Math.min(Math.max(widest, 4), 9)}`;
+}
+
 function signClass(value) {
   return value > 0 ? "positive" : value < 0 ? "negative" : "zero";
 }
@@ -275,7 +281,7 @@ function rowElement(row) {
   element.innerHTML =
     `<summary><span class="meta"><span class="number">${row.number === null ? "?" : row.number}</span>` +
     `<span class="dealt">${escapeHTML(dealt)}</span> ${what}</span>` +
-    `<span class="grid scores players-${names.length}">${scores}</span>` +
+    `<span class="grid scores players-${names.length} ${widthClass(row.scores)}">${scores}</span>` +
     `<span class="checksum${total === 0 ? "" : " unbalanced"}" title="${escapeHTML(texts.sum)}">Σ ${total}${total === 0 ? " ✓" : ""}</span>` +
     `<span class="queue-status" role="status">${escapeHTML(status)}</span></summary>` +
     `<div class="detail"></div>`;
@@ -315,6 +321,8 @@ function showTotals(totals, count, nextDealer, waiting) {
   const box = document.getElementById("totals");
   if (!box) return;
   const cells = box.querySelectorAll(".total");
+  const grid = box.querySelector(".grid");
+  if (grid) grid.className = grid.className.replace(/\bchars-\d\b/, widthClass(totals));
   const best = Math.max(...totals);
   const anyScore = totals.some((total) => total !== 0);
   cells.forEach((cell, seat) => {
