@@ -47,10 +47,21 @@
     true
   );
 
+  // The sticky totals cover the top of the screen, more or less of it with the seats and the
+  // size of the totals: whatever is brought into sight stops below them (app.css, --covered).
+  function measureTotals() {
+    var bar = document.getElementById("totals");
+    var covered = bar ? bar.offsetHeight : 0;
+    document.documentElement.style.setProperty("--covered", covered + "px");
+  }
+  window.addEventListener("resize", measureTotals);
+  document.addEventListener("htmx:afterSwap", measureTotals);
+
   // A saved or changed hand: show the sheet's new state.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target && event.detail.target.id === "entry") {
       var panel = event.detail.target.querySelector(".entry-panel");
+      measureTotals();
       if (panel) {
         // A refused save: its first problem comes into sight (clear of the sticky totals) and
         // takes the focus; otherwise keyboard and screen-reader users land in the new form.
@@ -61,6 +72,8 @@
           control.focus({ preventScroll: true });
           problem.scrollIntoView({ block: "center" });
         } else {
+          // Its heading and first choices in sight, below the totals, and the focus on it.
+          panel.scrollIntoView({ block: "start" });
           var title = panel.querySelector("h2[tabindex]");
           if (title) title.focus({ preventScroll: true });
         }
@@ -109,6 +122,7 @@
     else run();
   }
   ready(function () {
+    measureTotals();
     document.querySelectorAll(".dealer-choice span").forEach(function (label, seat) {
       label.dataset.default = label.textContent;
       var input = document.getElementById("id_player_" + seat);

@@ -636,7 +636,7 @@ document.addEventListener("click", async (event) => {
     const form = document.querySelector("#entry form.hand-form");
     if (form) {
       form.dataset.replaces = entry.key;
-      form.scrollIntoView({ block: "start" });
+      (form.closest(".entry-panel") || form).scrollIntoView({ block: "start" });
     }
   }
 });

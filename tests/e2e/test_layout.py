@@ -9,6 +9,7 @@ from scoresheet import backup, scoring, writes
 from tests.conftest import BACKUPS
 from tests.e2e.conftest import PHONES
 from tests.e2e.sheet_page import SheetPage
+from tests.e2e.test_table import uncovered
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -224,3 +225,52 @@ def test_the_totals_bar_fits_six_digit_totals_and_long_names(open_page, screen, 
     assert not scrolls_sideways(page)
     # The bar leaves most of the screen to the rows.
     assert found["bar"]["height"] < found["height"] / 3, found["bar"]
+
+
+def focused_in(locator) -> bool:
+    return locator.evaluate("element => element.contains(document.activeElement)")
+
+
+def expect_form_in_sight(sheet_page: SheetPage) -> None:
+    """The form's heading and its first taker button are on screen, nothing (the sticky totals)
+    drawn over them, and the focus is on the form."""
+    page = sheet_page.page
+    panel = page.locator("#entry .entry-panel")
+    heading = panel.get_by_role("heading", level=2)
+    first_taker = panel.get_by_role("group", name="Taker", exact=True).get_by_role("radio").first
+    expect(heading).to_be_focused()
+    # Wait for the scroll to end: two frames without movement.
+    page.wait_for_function(
+        """() => new Promise(done => {
+            const y = window.scrollY;
+            requestAnimationFrame(() => requestAnimationFrame(() => done(window.scrollY === y)));
+        })"""
+    )
+    assert uncovered(heading), heading.bounding_box()
+    assert uncovered(first_taker), first_taker.bounding_box()
+    assert focused_in(panel)
+
+
+@pytest.mark.parametrize("screen", list(NARROW))
+def test_the_hand_form_opens_in_sight_below_the_totals(open_page, screen):
+    sheet = big_sheet(6)
+    profile, options = NARROW[screen]
+    sheet_page = SheetPage(open_page(profile, **options))
+    page = sheet_page.page
+    page.goto(sheet.get_absolute_url())
+    # The rows (20 of 128 hands) make the page far longer than the screen: the form opens
+    # far below where the page is.
+    height = page.viewport_size["height"]
+    assert page.evaluate("document.documentElement.scrollHeight") > 4 * height
+    sheet_page.tap(page.get_by_role("link", name="New hand"))
+    expect(sheet_page.form).to_be_visible()
+    expect_form_in_sight(sheet_page)
+
+    # The same for a correction, opened from a row at the top of the page's rows.
+    sheet_page.tap(page.locator("[data-cancel]"))
+    expect(sheet_page.form).to_have_count(0)
+    page.evaluate("window.scrollTo(0, 0)")
+    row = sheet_page.open_row(109)
+    sheet_page.tap(row.get_by_role("link", name="Edit"))
+    expect(page.locator("#entry h2")).to_contain_text("Correct hand 109")
+    expect_form_in_sight(sheet_page)
