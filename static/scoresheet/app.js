@@ -94,20 +94,82 @@
     if (!marker || polling || document.visibilityState !== "visible") return;
     polling = true;
     var shown = marker.dataset.revision;
+    var url = marker.dataset.live + "?revision=" + encodeURIComponent(shown) + openForm();
     function done() {
       polling = false;
       var now = document.getElementById("live");
-      if (now && now.dataset.revision !== shown) refreshChart();
+      if (now && now.dataset.revision !== shown) {
+        refreshChart();
+        // offline.js renumbers an open new-hand form: the sheet has moved on under it.
+        document.dispatchEvent(new CustomEvent("sheet:moved"));
+      }
     }
-    htmx
-      .ajax("GET", marker.dataset.live + "?revision=" + encodeURIComponent(shown), {
-        target: "#live",
-        swap: "none",
-      })
-      .then(done, done);
+    htmx.ajax("GET", url, { target: "#live", swap: "none" }).then(done, done);
+  }
+
+  // The hand form open under the sheet, named for the poll: a correction by its hand's key and
+  // the version it shows, a new hand by its number. The answer then says, in the form's notice
+  // (#stale), what changed on another phone meanwhile (views.stale_form).
+  function openForm() {
+    var panel = document.querySelector("#entry .entry-panel");
+    var form = panel && panel.querySelector("form.hand-form");
+    if (!form || !document.getElementById("stale")) return "";
+    var key = form.elements.key, version = form.elements.version;
+    if (version && version.value && key) {
+      return "&hand=" + encodeURIComponent(key.value) + "&version=" + encodeURIComponent(version.value);
+    }
+    return panel.dataset.number ? "&number=" + encodeURIComponent(panel.dataset.number) : "";
   }
   setInterval(poll, 2000);
   document.addEventListener("visibilitychange", poll);
+
+  // "Keep the screen on" (Screen Wake Lock API), where the browser has it: a phone lying on
+  // the table stays lit. The choice is remembered on this phone; the browser lets the lock go
+  // whenever the page is hidden, so it is taken again each time the page comes back.
+  var WAKE = "tarot-keep-screen-on";
+  var wakeLock = null;
+  function wanted() {
+    try {
+      return localStorage.getItem(WAKE) === "on";
+    } catch (error) {
+      return false;
+    }
+  }
+  function showWake() {
+    var button = document.querySelector("[data-wake]");
+    if (button) button.setAttribute("aria-pressed", String(wanted()));
+  }
+  function keepAwake() {
+    if (!wanted() || (wakeLock && !wakeLock.released) || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(
+      function (sentinel) {
+        wakeLock = sentinel;
+        // Turned off meanwhile: let it go at once.
+        if (!wanted()) sentinel.release();
+      },
+      function () {
+        wakeLock = null; // Refused (a low battery): the button still says what was asked.
+      }
+    );
+  }
+  function letSleep() {
+    if (wakeLock) wakeLock.release();
+    wakeLock = null;
+  }
+  if ("wakeLock" in navigator) {
+    document.addEventListener("click", function (event) {
+      if (!event.target.closest("[data-wake]")) return;
+      try {
+        localStorage.setItem(WAKE, wanted() ? "off" : "on");
+      } catch (error) {
+        return;
+      }
+      showWake();
+      if (wanted()) keepAwake();
+      else letSleep();
+    });
+    document.addEventListener("visibilitychange", keepAwake);
+  }
 
   // Name the dealers after the players typed on the new-session form.
   document.addEventListener("input", function (event) {
@@ -123,6 +185,12 @@
   }
   ready(function () {
     measureTotals();
+    var wake = document.querySelector("[data-wake]");
+    if (wake && "wakeLock" in navigator) {
+      wake.parentElement.hidden = false;
+      showWake();
+      keepAwake();
+    }
     document.querySelectorAll(".dealer-choice span").forEach(function (label, seat) {
       label.dataset.default = label.textContent;
       var input = document.getElementById("id_player_" + seat);

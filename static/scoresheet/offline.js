@@ -668,12 +668,23 @@ document.addEventListener("htmx:sendError", (event) => {
 
 // A hand form kept by the service worker may be older than the sheet: give it the right number
 // and dealer (the waiting hands count).
-document.addEventListener("htmx:afterSettle", async (event) => {
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (!event.detail.target || event.detail.target.id !== "entry") return;
+  renumber();
+});
+// The same when another phone entered a hand while this form was open (app.js's live poll):
+// what was typed stays, the form becomes the next hand.
+document.addEventListener("sheet:moved", () => renumber());
+
+async function renumber() {
   const form = document.querySelector("#entry form.hand-form");
-  if (!form || !event.detail.target || event.detail.target.id !== "entry") return;
+  if (!form) return;
   if (!engine || !readState() || !rules || !isNewHandForm(form)) return;
   const view = projected(await queued());
-  const title = form.closest(".entry-panel") && form.closest(".entry-panel").querySelector("h2");
+  const panel = form.closest(".entry-panel");
+  // The number the live poll names this form by (app.js).
+  if (panel) panel.dataset.number = String(view.count + 1);
+  const title = panel && panel.querySelector("h2");
   if (title && title.firstChild && title.firstChild.nodeType === Node.TEXT_NODE) {
     title.firstChild.nodeValue = title.firstChild.nodeValue.replace(/\d+/, String(view.count + 1));
     const small = title.querySelector("small");
@@ -681,7 +692,7 @@ document.addEventListener("htmx:afterSettle", async (event) => {
     if (small) small.textContent = format(words, { name: state.names[view.next_dealer] });
   }
   if (rules.dealer_sits_out) sitOut(form, view.next_dealer);
-});
+}
 
 // RULES.md §6: the dealer sits out and takes no role, so the form leaves their seat out. A form
 // kept for an earlier hand left out its dealer: give that seat back and leave this one's out.
