@@ -17,6 +17,13 @@
       input.dispatchEvent(new Event("change", { bubbles: true }));
       return;
     }
+    // A notice of the open form (#stale) read: out of the way.
+    var dismiss = event.target.closest("[data-dismiss]");
+    if (dismiss) {
+      var notice = dismiss.closest(".stale");
+      if (notice) notice.replaceChildren();
+      return;
+    }
     // Cancel inside the sheet just closes the panel.
     var cancel = event.target.closest("[data-cancel]");
     var entry = cancel && cancel.closest("#entry");
@@ -94,7 +101,8 @@
     if (!marker || polling || document.visibilityState !== "visible") return;
     polling = true;
     var shown = marker.dataset.revision;
-    var url = marker.dataset.live + "?revision=" + encodeURIComponent(shown) + openForm();
+    askedFor = openForm();
+    var url = marker.dataset.live + "?revision=" + encodeURIComponent(shown) + askedFor;
     function done() {
       polling = false;
       var now = document.getElementById("live");
@@ -106,6 +114,24 @@
     }
     htmx.ajax("GET", url, { target: "#live", swap: "none" }).then(done, done);
   }
+
+  // A form replaced while the poll was on its way (saved, refused, reloaded) missed nothing the
+  // answer says: its notice is about the form that was asked about.
+  var askedFor = "";
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target) return;
+    if (target.id === "stale" && openForm() !== askedFor) event.detail.shouldSwap = false;
+    // The rows a player opened stay open when the sheet follows another phone: the page does
+    // not jump under their thumb (nor under the open form below the rows).
+    var fragment = event.detail.fragment;
+    if (!fragment || !fragment.querySelectorAll) return;
+    var open = target.matches("details.hand[open]") ? [target] : target.querySelectorAll("details.hand[open]");
+    Array.prototype.forEach.call(open, function (row) {
+      var fresh = row.id && fragment.querySelector("#" + CSS.escape(row.id));
+      if (fresh) fresh.open = true;
+    });
+  });
 
   // The hand form open under the sheet, named for the poll: a correction by its hand's key and
   // the version it shows, a new hand by its number. The answer then says, in the form's notice

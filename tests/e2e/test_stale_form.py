@@ -73,6 +73,9 @@ def test_a_new_hand_form_is_told_that_hand_was_entered_on_another_phone(open_pag
     expect(entering.page.locator("#entry h2")).to_contain_text("Hand 2")
     entering.expect_row(1, [-66, -66, 198, -66])
 
+    # Read: out of the way.
+    entering.tap(status.get_by_role("button", name="Got it"))
+    expect(status).to_have_count(0)
     entering.choose("Contract", "Prise", form)
     entering.choose("Bouts", "1", form)
     entering.save()
@@ -111,6 +114,8 @@ def test_a_correction_is_told_its_hand_was_changed_on_another_phone(open_page, p
     correcting.tap(correcting.form.get_by_role("button", name="Save the correction"))
     refusal = correcting.page.get_by_text("This hand was changed on another phone meanwhile")
     expect(refusal).to_be_visible()
+    # It takes the focus as it is brought into sight, below the totals.
+    expect(correcting.page.locator(".form-errors")).to_be_focused()
     assert uncovered(refusal)
     expect(points).to_have_value("70")
     assert Sheet.objects.get().hands.get().points == Decimal(70)
