@@ -48,6 +48,8 @@ LABEL_GAP = 14
 # Widths are estimated generously (a wide font, 12 units), as the server cannot measure text.
 LABEL_MIN, LABEL_MAX = 60, 104
 CHAR, BOLD_CHAR = 7.2, 8.4
+# The score ticks (11 units) take what their widest label needs on the left, at least LEFT.
+TICK_CHAR, TICK_GAP = 6.6, 5
 LABEL_OFFSET = 21
 # Defenders score alike, so lines often coincide: each seat's line is moved this much from the
 # next one (under 2 px), enough to see every colour side by side, too little to misread.
@@ -192,9 +194,14 @@ def draw(
     labels = [_label(name, end) for name, end in zip(names, ends, strict=True)]
     width = min(LABEL_MAX, max(LABEL_MIN, *(w for _name, w in labels)))
     right = WIDTH - LABEL_OFFSET - width - 2
+    first_tick = math.ceil(bottom_value / step) * step
+    ticks = range(first_tick, math.floor(top_value) + 1, step)
+    # "−12000" needs more room than "+500": the plot starts after the widest tick label.
+    widest = max((len(signed(value)) for value in ticks), default=1)
+    left = max(LEFT, math.ceil(TICK_CHAR * widest) + TICK_GAP + 2)
 
     def x_of(number: int) -> float:
-        return LEFT + (right - LEFT) * number / max(hands, 1)
+        return left + (right - left) * number / max(hands, 1)
 
     def y_of(value: float) -> float:
         return BOTTOM - (BOTTOM - TOP) * (value - bottom_value) / (top_value - bottom_value)
@@ -223,13 +230,13 @@ def draw(
 
     # Grid and axes: score ticks on the left, hand numbers underneath.
     grid = [f'<g class="axes" font-size="11" fill="{MUTED}">']
-    first_tick = math.ceil(bottom_value / step) * step
-    for value in range(first_tick, math.floor(top_value) + 1, step):
+    for value in ticks:
         y = _number(y_of(value))
         if value:
-            grid.append(f'<line x1="{LEFT}" x2="{right}" y1="{y}" y2="{y}" stroke="{GRID}"/>')
+            grid.append(f'<line x1="{left}" x2="{right}" y1="{y}" y2="{y}" stroke="{GRID}"/>')
         grid.append(
-            f'<text x="{LEFT - 5}" y="{y}" dy=".35em" text-anchor="end">{signed(value)}</text>'
+            f'<text x="{left - TICK_GAP}" y="{y}" dy=".35em" text-anchor="end">'
+            f"{signed(value)}</text>"
         )
     if hands:
         every = _step(hands, 6, (1, 2, 5))
@@ -242,7 +249,7 @@ def draw(
     parts.extend(grid)
     zero = _number(y_of(0))
     parts.append(
-        f'<line class="zero" x1="{LEFT}" x2="{right}" y1="{zero}" y2="{zero}" '
+        f'<line class="zero" x1="{left}" x2="{right}" y1="{zero}" y2="{zero}" '
         f'stroke="{MUTED}" stroke-width="1.5"/>'
     )
 

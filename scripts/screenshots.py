@@ -4,6 +4,7 @@ Starts the app on a throwaway SQLite database, fills a 5-player session through 
 forms, and photographs the pages in Debian's Chromium, as a Pixel 7 would show them.
 """
 
+import json
 import os
 import socket
 import subprocess
@@ -28,6 +29,56 @@ HANDS = [
     ("Chloé", "Garde contre", "Ana", "2", "39", {}),
     ("Élise", "Prise", "Ben", "0", "58", {"petit": "defence"}),
 ]
+
+
+# A club evening that went on: five players with ordinary long names, 240 hands, 5-digit totals.
+LONG_NAMES = ["Anne-Sophie", "Jean-Baptiste", "Marie-Christine", "Maximilien", "Bérénice"]
+
+
+def big_session() -> dict:
+    """A tarot-scoresheet/1 backup of 240 hands whose totals run to five digits."""
+    contracts = ["garde_contre", "garde_sans", "garde", "garde_contre", "prise"]
+    hands = []
+    for number in range(240):
+        taker = (number * 3 + number // 7) % 5
+        made = number % 4 != 3 or taker == 0
+        hands.append(
+            {
+                "taker": taker,
+                "contract": contracts[number % 5],
+                "bouts": 3 if made else 1,
+                "points": 81 if made else 40.5,
+                "partner": None if number % 6 == 0 else (taker + 1 + number % 4) % 5,
+                "petit_au_bout": "attack" if made and number % 3 == 0 else None,
+                "poignees": {str(taker): "double"} if number % 5 == 0 else {},
+                "chelem": None,
+                "defence_chelem": False,
+            }
+        )
+    return {
+        "format": "tarot-scoresheet/1",
+        "name": "Tournoi du club, table 12",
+        "created": "2026-11-27T20:41:00+01:00",
+        "players": LONG_NAMES,
+        "first_dealer": 0,
+        "rules": {},
+        "hands": hands,
+    }
+
+
+def big_sheet(page, base: str, tmp: Path) -> None:
+    """The sheet's picture: the big session, imported through the home page's form."""
+    backup = tmp / "tournoi.json"
+    backup.write_text(json.dumps(big_session()), encoding="utf-8")
+    page.goto(base + "/")
+    page.set_input_files("#id_backup", backup)
+    page.locator(".import-form button[type=submit]").click()
+    page.wait_for_selector("#hands")
+    page.locator("#hands .hand").last.locator("summary").click()
+    page.screenshot(path=DOCS / "sheet.png")
+    page.locator("details.chart > summary").click()
+    page.locator("details.chart svg").scroll_into_view_if_needed()
+    page.screenshot(path=DOCS / "chart.png")
 
 
 def free_port() -> int:
@@ -137,12 +188,10 @@ def main() -> None:
                 page.locator("#preview").evaluate("e => e.scrollIntoView({block: 'end'})")
                 page.screenshot(path=DOCS / "hand-preview.png")
                 page.goto(page.url)
-                page.locator("#hand-3 summary").click()
-                page.screenshot(path=DOCS / "sheet.png")
                 page.locator("details.chart > summary").click()
-                page.screenshot(path=DOCS / "chart.png")
                 page.get_by_role("link", name="Statistics").click()
                 page.screenshot(path=DOCS / "statistics.png", full_page=True)
+                big_sheet(page, base, Path(tmp))
                 club_page(page, base)
                 browser.close()
         finally:
