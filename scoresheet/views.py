@@ -282,7 +282,33 @@ def live(request, token, readonly=False):
         return HttpResponse(status=204)
     sheet = get_sheet(token, readonly)
     context = sheet_context(sheet, readonly, change="all")
+    if not readonly:
+        context["stale"] = stale_form(sheet, request.GET)
     return render(request, "scoresheet/sheet.html#live", context)
+
+
+def stale_form(sheet: Sheet, data) -> dict | None:
+    """What the hand form open on the polling phone missed, if anything: its hand corrected
+    ("changed") or deleted ("gone") on another phone, or, for a new hand, that hand entered
+    there ("entered"). The poll names the form: ``hand`` and ``version`` for a correction,
+    ``number`` for a new hand."""
+    key, version = parse_key(data.get("hand")), parse_version(data)
+    if key is not None and version is not None:
+        hand = sheet.hands.filter(key=key).only("number", "version").first()
+        if hand is None:
+            return {"kind": "gone"}
+        if hand.version != version:
+            return {"kind": "changed", "number": hand.number}
+        return None
+    number = data.get("number", "")
+    if number.isascii() and number.isdigit() and len(number) < 10:
+        entered = 1 <= int(number) <= sheet.hand_count
+        return (
+            {"kind": "entered", "number": int(number), "next": sheet.hand_count + 1}
+            if entered
+            else None
+        )
+    return None
 
 
 @require_GET

@@ -58,7 +58,7 @@ def test_a_later_correction_does_not_overwrite_an_earlier_one(client, sheet4):
     response = second.post(edit, {**base, "points": "30"})
     page = response.content.decode()
     assert response.status_code == 200
-    assert "Someone else corrected this hand meanwhile" in page
+    assert "This hand was changed on another phone meanwhile" in page
     # The second phone is shown the hand as the first phone saved it.
     assert 'value="60"' in page
     assert 'name="version" value="2"' in page

@@ -33,6 +33,14 @@ def has_field_errors(form) -> bool:
 
 
 @register.filter
+def width_class(totals) -> str:
+    """The totals bar's class for its widest total as written (+318: 4 characters), so that
+    app.css sizes the numbers to fit their column: chars-4 (or fewer) to chars-9 (or more)."""
+    widest = max((len(chart.signed(total)) for total in totals), default=1)
+    return f"chars-{min(max(widest, 4), 9)}"
+
+
+@register.filter
 def sign_class(value: int) -> str:
     return "positive" if value > 0 else "negative" if value < 0 else "zero"
 

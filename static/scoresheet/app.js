@@ -17,6 +17,13 @@
       input.dispatchEvent(new Event("change", { bubbles: true }));
       return;
     }
+    // A notice of the open form (#stale) read: out of the way.
+    var dismiss = event.target.closest("[data-dismiss]");
+    if (dismiss) {
+      var notice = dismiss.closest(".stale");
+      if (notice) notice.replaceChildren();
+      return;
+    }
     // Cancel inside the sheet just closes the panel.
     var cancel = event.target.closest("[data-cancel]");
     var entry = cancel && cancel.closest("#entry");
@@ -47,10 +54,21 @@
     true
   );
 
+  // The sticky totals cover the top of the screen, more or less of it with the seats and the
+  // size of the totals: whatever is brought into sight stops below them (app.css, --covered).
+  function measureTotals() {
+    var bar = document.getElementById("totals");
+    var covered = bar ? bar.offsetHeight : 0;
+    document.documentElement.style.setProperty("--covered", covered + "px");
+  }
+  window.addEventListener("resize", measureTotals);
+  document.addEventListener("htmx:afterSwap", measureTotals);
+
   // A saved or changed hand: show the sheet's new state.
   document.addEventListener("htmx:afterSettle", function (event) {
     if (event.detail.target && event.detail.target.id === "entry") {
       var panel = event.detail.target.querySelector(".entry-panel");
+      measureTotals();
       if (panel) {
         // A refused save: its first problem comes into sight (clear of the sticky totals) and
         // takes the focus; otherwise keyboard and screen-reader users land in the new form.
@@ -61,6 +79,8 @@
           control.focus({ preventScroll: true });
           problem.scrollIntoView({ block: "center" });
         } else {
+          // Its heading and first choices in sight, below the totals, and the focus on it.
+          panel.scrollIntoView({ block: "start" });
           var title = panel.querySelector("h2[tabindex]");
           if (title) title.focus({ preventScroll: true });
         }
@@ -81,20 +101,101 @@
     if (!marker || polling || document.visibilityState !== "visible") return;
     polling = true;
     var shown = marker.dataset.revision;
+    askedFor = openForm();
+    var url = marker.dataset.live + "?revision=" + encodeURIComponent(shown) + askedFor;
     function done() {
       polling = false;
       var now = document.getElementById("live");
-      if (now && now.dataset.revision !== shown) refreshChart();
+      if (now && now.dataset.revision !== shown) {
+        refreshChart();
+        // offline.js renumbers an open new-hand form: the sheet has moved on under it.
+        document.dispatchEvent(new CustomEvent("sheet:moved"));
+      }
     }
-    htmx
-      .ajax("GET", marker.dataset.live + "?revision=" + encodeURIComponent(shown), {
-        target: "#live",
-        swap: "none",
-      })
-      .then(done, done);
+    htmx.ajax("GET", url, { target: "#live", swap: "none" }).then(done, done);
+  }
+
+  // A form replaced while the poll was on its way (saved, refused, reloaded) missed nothing the
+  // answer says: its notice is about the form that was asked about.
+  var askedFor = "";
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target) return;
+    if (target.id === "stale" && openForm() !== askedFor) event.detail.shouldSwap = false;
+    // The rows a player opened stay open when the sheet follows another phone: the page does
+    // not jump under their thumb (nor under the open form below the rows).
+    var fragment = event.detail.fragment;
+    if (!fragment || !fragment.querySelectorAll) return;
+    var open = target.matches("details.hand[open]") ? [target] : target.querySelectorAll("details.hand[open]");
+    Array.prototype.forEach.call(open, function (row) {
+      var fresh = row.id && fragment.querySelector("#" + CSS.escape(row.id));
+      if (fresh) fresh.open = true;
+    });
+  });
+
+  // The hand form open under the sheet, named for the poll: a correction by its hand's key and
+  // the version it shows, a new hand by its number. The answer then says, in the form's notice
+  // (#stale), what changed on another phone meanwhile (views.stale_form).
+  function openForm() {
+    var panel = document.querySelector("#entry .entry-panel");
+    var form = panel && panel.querySelector("form.hand-form");
+    if (!form || !document.getElementById("stale")) return "";
+    var key = form.elements.key, version = form.elements.version;
+    if (version && version.value && key) {
+      return "&hand=" + encodeURIComponent(key.value) + "&version=" + encodeURIComponent(version.value);
+    }
+    return panel.dataset.number ? "&number=" + encodeURIComponent(panel.dataset.number) : "";
   }
   setInterval(poll, 2000);
   document.addEventListener("visibilitychange", poll);
+
+  // "Keep the screen on" (Screen Wake Lock API), where the browser has it: a phone lying on
+  // the table stays lit. The choice is remembered on this phone; the browser lets the lock go
+  // whenever the page is hidden, so it is taken again each time the page comes back.
+  var WAKE = "tarot-keep-screen-on";
+  var wakeLock = null;
+  function wanted() {
+    try {
+      return localStorage.getItem(WAKE) === "on";
+    } catch (error) {
+      return false;
+    }
+  }
+  function showWake() {
+    var button = document.querySelector("[data-wake]");
+    if (button) button.setAttribute("aria-pressed", String(wanted()));
+  }
+  function keepAwake() {
+    if (!wanted() || (wakeLock && !wakeLock.released) || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(
+      function (sentinel) {
+        wakeLock = sentinel;
+        // Turned off meanwhile: let it go at once.
+        if (!wanted()) sentinel.release();
+      },
+      function () {
+        wakeLock = null; // Refused (a low battery): the button still says what was asked.
+      }
+    );
+  }
+  function letSleep() {
+    if (wakeLock) wakeLock.release();
+    wakeLock = null;
+  }
+  if ("wakeLock" in navigator) {
+    document.addEventListener("click", function (event) {
+      if (!event.target.closest("[data-wake]")) return;
+      try {
+        localStorage.setItem(WAKE, wanted() ? "off" : "on");
+      } catch (error) {
+        return;
+      }
+      showWake();
+      if (wanted()) keepAwake();
+      else letSleep();
+    });
+    document.addEventListener("visibilitychange", keepAwake);
+  }
 
   // Name the dealers after the players typed on the new-session form.
   document.addEventListener("input", function (event) {
@@ -109,6 +210,13 @@
     else run();
   }
   ready(function () {
+    measureTotals();
+    var wake = document.querySelector("[data-wake]");
+    if (wake && "wakeLock" in navigator) {
+      wake.parentElement.hidden = false;
+      showWake();
+      keepAwake();
+    }
     document.querySelectorAll(".dealer-choice span").forEach(function (label, seat) {
       label.dataset.default = label.textContent;
       var input = document.getElementById("id_player_" + seat);

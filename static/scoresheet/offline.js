@@ -38,6 +38,12 @@ function signed(value) {
   return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
 }
 
+// As the server's width_class filter: app.css sizes the numbers of a row (of the totals) to fit.
+function widthClass(values) {
+  const widest = Math.max(...values.map((value) => signed(value).length));
+  return `chars-${Math.min(Math.max(widest, 4), 9)}`;
+}
+
 function signClass(value) {
   return value > 0 ? "positive" : value < 0 ? "negative" : "zero";
 }
@@ -275,7 +281,7 @@ function rowElement(row) {
   element.innerHTML =
     `<summary><span class="meta"><span class="number">${row.number === null ? "?" : row.number}</span>` +
     `<span class="dealt">${escapeHTML(dealt)}</span> ${what}</span>` +
-    `<span class="grid scores players-${names.length}">${scores}</span>` +
+    `<span class="grid scores players-${names.length} ${widthClass(row.scores)}">${scores}</span>` +
     `<span class="checksum${total === 0 ? "" : " unbalanced"}" title="${escapeHTML(texts.sum)}">Σ ${total}${total === 0 ? " ✓" : ""}</span>` +
     `<span class="queue-status" role="status">${escapeHTML(status)}</span></summary>` +
     `<div class="detail"></div>`;
@@ -315,6 +321,8 @@ function showTotals(totals, count, nextDealer, waiting) {
   const box = document.getElementById("totals");
   if (!box) return;
   const cells = box.querySelectorAll(".total");
+  const grid = box.querySelector(".grid");
+  if (grid) grid.className = grid.className.replace(/\bchars-\d\b/, widthClass(totals));
   const best = Math.max(...totals);
   const anyScore = totals.some((total) => total !== 0);
   cells.forEach((cell, seat) => {
@@ -628,7 +636,7 @@ document.addEventListener("click", async (event) => {
     const form = document.querySelector("#entry form.hand-form");
     if (form) {
       form.dataset.replaces = entry.key;
-      form.scrollIntoView({ block: "start" });
+      (form.closest(".entry-panel") || form).scrollIntoView({ block: "start" });
     }
   }
 });
@@ -660,12 +668,23 @@ document.addEventListener("htmx:sendError", (event) => {
 
 // A hand form kept by the service worker may be older than the sheet: give it the right number
 // and dealer (the waiting hands count).
-document.addEventListener("htmx:afterSettle", async (event) => {
+document.addEventListener("htmx:afterSettle", (event) => {
+  if (!event.detail.target || event.detail.target.id !== "entry") return;
+  renumber();
+});
+// The same when another phone entered a hand while this form was open (app.js's live poll):
+// what was typed stays, the form becomes the next hand.
+document.addEventListener("sheet:moved", () => renumber());
+
+async function renumber() {
   const form = document.querySelector("#entry form.hand-form");
-  if (!form || !event.detail.target || event.detail.target.id !== "entry") return;
+  if (!form) return;
   if (!engine || !readState() || !rules || !isNewHandForm(form)) return;
   const view = projected(await queued());
-  const title = form.closest(".entry-panel") && form.closest(".entry-panel").querySelector("h2");
+  const panel = form.closest(".entry-panel");
+  // The number the live poll names this form by (app.js).
+  if (panel) panel.dataset.number = String(view.count + 1);
+  const title = panel && panel.querySelector("h2");
   if (title && title.firstChild && title.firstChild.nodeType === Node.TEXT_NODE) {
     title.firstChild.nodeValue = title.firstChild.nodeValue.replace(/\d+/, String(view.count + 1));
     const small = title.querySelector("small");
@@ -673,7 +692,7 @@ document.addEventListener("htmx:afterSettle", async (event) => {
     if (small) small.textContent = format(words, { name: state.names[view.next_dealer] });
   }
   if (rules.dealer_sits_out) sitOut(form, view.next_dealer);
-});
+}
 
 // RULES.md §6: the dealer sits out and takes no role, so the form leaves their seat out. A form
 // kept for an earlier hand left out its dealer: give that seat back and leave this one's out.

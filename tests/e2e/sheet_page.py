@@ -94,6 +94,10 @@ class SheetPage:
     def open_new_hand(self) -> None:
         self.tap(self.page.get_by_role("link", name="New hand"))
         expect(self.form).to_be_visible()
+        # Under the sheet, the form's heading takes the focus once the form has settled
+        # (app.js): wait for it, or it could take the focus from what the test does next.
+        if self.page.locator("#entry .entry-panel").count():
+            expect(self.page.locator("#entry .entry-panel h2")).to_be_focused()
 
     def fill_hand(
         self,
