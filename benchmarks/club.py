@@ -14,6 +14,7 @@ and the cost of the writes: one add_hand in the club's latest session and in its
 """
 
 import argparse
+import gc
 import json
 import statistics
 import sys
@@ -76,14 +77,20 @@ def sample(call, before=None) -> tuple[float, int, bytes, int | None]:
     if before is not None:
         before()
     reset_queries()
-    with CaptureQueriesContext(connection) as captured:
-        started = time.perf_counter()
-        response = call()
-        body = b""
-        if hasattr(response, "status_code"):
-            streaming = response.streaming
-            body = b"".join(response.streaming_content) if streaming else response.content
-        elapsed = (time.perf_counter() - started) * 1000
+    # As timeit does: no garbage collection of earlier runs' leftovers inside the timing.
+    gc.collect()
+    gc.disable()
+    try:
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            response = call()
+            body = b""
+            if hasattr(response, "status_code"):
+                streaming = response.streaming
+                body = b"".join(response.streaming_content) if streaming else response.content
+            elapsed = (time.perf_counter() - started) * 1000
+    finally:
+        gc.enable()
     return elapsed, len(captured), body, getattr(response, "status_code", None)
 
 
@@ -95,8 +102,10 @@ def measured(cases: dict, repeat: int) -> dict:
     for size, (call, before) in cases.items():
         _ms, queries, body, status = sample(call, before)
         figures[size] = {"queries": queries, "bytes": len(body), "status": status, "times": []}
-    for _run in range(repeat):
-        for size, (call, before) in cases.items():
+    for run in range(repeat):
+        # Each size goes first every other round.
+        order = list(cases.items())
+        for size, (call, before) in order[::-1] if run % 2 else order:
             figures[size]["times"].append(sample(call, before)[0])
     for found in figures.values():
         found["ms"] = statistics.median(found.pop("times"))
@@ -107,7 +116,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="10,200")
     parser.add_argument("--hands", type=int, default=60)
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=31)
     options = parser.parse_args()
     sizes = [int(size) for size in options.sizes.split(",")]
     with tempfile.TemporaryDirectory(prefix="tarot-club-bench-") as tmp:

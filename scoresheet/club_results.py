@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from itertools import groupby
 from types import SimpleNamespace
 
+from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
@@ -235,6 +236,11 @@ FIELDS = ("session_id", "player_id", "seat", "played", *FIGURES, *RATING)
 def recount(club: Club) -> bool:
     """Compute the club's rows afresh from its sessions and store them; True when the stored
     ones differed."""
+    with transaction.atomic():
+        return _recounted(club)
+
+
+def _recounted(club: Club) -> bool:
     _lock(club.pk)
     sessions = ClubSession.objects.filter(club=club).select_related("sheet")
     fresh = fresh_rows(

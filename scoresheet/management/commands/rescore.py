@@ -2,7 +2,6 @@
 and the clubs' stored results from their sessions."""
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 
 from scoresheet import club_results, writes
 from scoresheet.management.commands.export_session import token_of
@@ -43,8 +42,7 @@ class Command(BaseCommand):
         counted = differed = 0
         for club in clubs.iterator():
             counted += 1
-            with transaction.atomic():
-                differed += club_results.recount(club)
+            differed += club_results.recount(club)
         self.stdout.write(
             f"{counted} clubs recounted, {differed} had stored results that differed."
         )
