@@ -19,6 +19,7 @@ tables playing at once wait for each other only the time of this bookkeeping.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from itertools import groupby
 from types import SimpleNamespace
@@ -28,11 +29,11 @@ from django.db.models import OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
 from scoresheet import scoring, stats
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Hand, Sheet
 
 RATING_MODEL = PlackettLuce()
 # What a row holds besides its place in the club (club, session, player, seat, played).
-FIGURES = ("points", "hands", "taken", "made", "contracts", "rank", "won")
+FIGURES = ("points", "hands", "taken", "made", "contracts", "rank", "won", "record")
 RATING = ("mu", "sigma")
 ORDER = ("played", "session_id", "seat")
 
@@ -62,9 +63,68 @@ def figures(seats: int, totals: list[int], hand_count: int, statistics: dict) ->
                 ),
                 "rank": 1 + sum(other > total for other in totals) if hand_count else None,
                 "won": bool(hand_count) and total == best,
+                # What the player's page shows beyond the standings (with the hand records).
+                "record": {
+                    "streak": tally.best.length,
+                    "contracts": {
+                        str(contract): [count, tally.made[contract]]
+                        for contract, count in tally.taken.items()
+                        if count
+                    },
+                },
             }
         )
     return found
+
+
+# A hand as the records read it: (number, dealer, taker, partner, passed, scores).
+HAND_FIELDS = ("number", "dealer", "taker", "partner", "passed", "scores")
+
+
+def no_records(seats: int) -> list[dict]:
+    return [{"best": None, "worst": None, "partners": {}} for _seat in range(seats)]
+
+
+def fold(records: list[dict], hand: tuple, rules: scoring.Rules) -> None:
+    """Fold a hand (in play order) into each seat's records: the best and worst hand the
+    player played ([score, number], the earliest on a tie), and at 5 players how often each
+    other seat was their partner. A passed deal, or a hand the dealer sat out (RULES.md §6),
+    is no hand of theirs."""
+    number, dealer, taker, partner, passed, scores = hand
+    if passed:
+        return
+    five = rules.players(len(scores)) == 5 and partner is not None and partner != taker
+    for seat, (record, score) in enumerate(zip(records, scores, strict=True)):
+        if rules.dealer_sits_out and dealer == seat:
+            continue
+        if record["best"] is None or score > record["best"][0]:
+            record["best"] = [score, number]
+        if record["worst"] is None or score < record["worst"][0]:
+            record["worst"] = [score, number]
+        other = partner if seat == taker else taker if seat == partner else None
+        if five and other is not None:
+            key = str(other)
+            record["partners"][key] = record["partners"].get(key, 0) + 1
+
+
+def records_of(seats: int, hands: Iterable[tuple], rules: scoring.Rules) -> list[dict]:
+    """Each seat's records over a session's hands, in play order."""
+    records = no_records(seats)
+    for hand in hands:
+        fold(records, hand, rules)
+    return records
+
+
+def lines_of(sheet: Sheet, seats: int, records: list[dict]) -> list[dict]:
+    """Each seat's row fields (``FIGURES``) for a session, its hand records given."""
+    found = figures(seats, sheet.totals, sheet.hand_count, sheet.statistics)
+    for line, record in zip(found, records, strict=True):
+        line["record"].update(record)
+    return found
+
+
+def _hands(sheet: Sheet) -> list[tuple]:
+    return list(sheet.hands.order_by("number").values_list(*HAND_FIELDS))
 
 
 def rated(priors: dict, players: list[int], ranks: list[int | None]) -> list[tuple]:
@@ -136,6 +196,8 @@ def rerate(club_id: int, played=None, session_id: int | None = None) -> int:
 def store_session(session: ClubSession, sheet: Sheet) -> None:
     """Write the rows of a session the club has just started counting, and rate from it."""
     _lock(session.club_id)
+    seats = len(session.players)
+    lines = lines_of(sheet, seats, records_of(seats, _hands(sheet), sheet.game_rules))
     rows = [
         ClubResult(
             club_id=session.club_id,
@@ -145,13 +207,7 @@ def store_session(session: ClubSession, sheet: Sheet) -> None:
             played=sheet.created,
             **line,
         )
-        for seat, (player, line) in enumerate(
-            zip(
-                session.players,
-                figures(len(session.players), sheet.totals, sheet.hand_count, sheet.statistics),
-                strict=True,
-            )
-        )
+        for seat, (player, line) in enumerate(zip(session.players, lines, strict=True))
     ]
     ClubResult.objects.bulk_create(rows)
     rerate(session.club_id, sheet.created, session.pk)
@@ -167,10 +223,12 @@ def remove_session(session: ClubSession) -> None:
     rerate(session.club_id, played, session_id)
 
 
-def sheet_changed(sheet: Sheet) -> None:
+def sheet_changed(sheet: Sheet, appended=None) -> None:
     """Store again the rows of the club session ``sheet`` is (if it is one) after the write
     path changed it, and re-rate from it when its places moved. Called inside the write's
-    transaction, the sheet locked and its derived data up to date."""
+    transaction, the sheet locked and its derived data up to date; ``appended`` is the hand
+    just added, if that was the change (its records are folded in without reading the
+    others, which any other change re-reads, as it re-scores them)."""
     try:
         session = sheet.club_session
     except ClubSession.DoesNotExist:
@@ -181,7 +239,15 @@ def sheet_changed(sheet: Sheet) -> None:
     if not stored:
         # Detached meanwhile: nothing left to count.
         return
-    fresh = figures(len(stored), sheet.totals, sheet.hand_count, sheet.statistics)
+    if appended is not None:
+        records = [
+            {name: row.record.get(name) for name in ("best", "worst", "partners")}
+            for row in stored
+        ]
+        fold(records, tuple(getattr(appended, name) for name in HAND_FIELDS), sheet.game_rules)
+    else:
+        records = records_of(len(stored), _hands(sheet), sheet.game_rules)
+    fresh = lines_of(sheet, len(stored), records)
     moved = [row.rank for row in stored] != [line["rank"] for line in fresh]
     changed = []
     for row, line in zip(stored, fresh, strict=True):
@@ -210,10 +276,14 @@ def merged(club_id: int, keep_id: int, drop_id: int) -> None:
 
 def fresh_rows(sessions: Iterable[tuple]) -> list[dict]:
     """Every row of a club, computed afresh, rated in order: ``sessions`` are (session id,
-    players, played, totals, hand count, statistics) in the rating's order."""
+    players, sheet, hands) in the rating's order, ``hands`` as ``HAND_FIELDS`` in play order."""
     rows = []
-    for session_id, players, played, totals, hand_count, statistics in sessions:
-        lines = figures(len(players), totals, hand_count, statistics)
+    for session_id, players, sheet, hands in sessions:
+        seats = len(players)
+        lines = lines_of(
+            sheet, seats, records_of(seats, hands, scoring.Rules.from_data(sheet.rules))
+        )
+        played = sheet.created
         for seat, (player, line) in enumerate(zip(players, lines, strict=True)):
             rows.append(
                 SimpleNamespace(
@@ -243,8 +313,12 @@ def recount(club: Club) -> bool:
 def _recounted(club: Club) -> bool:
     _lock(club.pk)
     sessions = ClubSession.objects.filter(club=club).select_related("sheet")
+    hands = defaultdict(list)
+    found = Hand.objects.filter(sheet__club_session__club=club).order_by("sheet_id", "number")
+    for sheet_id, *hand in found.values_list("sheet_id", *HAND_FIELDS):
+        hands[sheet_id].append(tuple(hand))
     fresh = fresh_rows(
-        (s.pk, s.players, s.sheet.created, s.sheet.totals, s.sheet.hand_count, s.sheet.statistics)
+        (s.pk, s.players, s.sheet, hands[s.sheet_id])
         for s in sessions.order_by("sheet__created", "id")
     )
     stored = list(ClubResult.objects.filter(club=club).order_by(*ORDER).values(*FIELDS))

@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from scoresheet import chart, club_results, scoring, stats, writes
 from scoresheet import names as player_names
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Hand, Sheet
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet
 
 # A read-only link in this browser's list of clubs, beside the full-access tokens.
 READ_ONLY = "cv/"
@@ -414,26 +414,6 @@ def _results(club: Club, period: Period):
     return found
 
 
-def _read(club: Club, period: Period):
-    """The period's sessions with the stored fields a player's page reads: one query."""
-    return list(
-        _sessions(club, period)
-        .select_related("sheet")
-        .only(
-            "club",
-            "players",
-            "sheet__name",
-            "sheet__created",
-            "sheet__token",
-            "sheet__view_token",
-            "sheet__hand_count",
-            "sheet__totals",
-            "sheet__statistics",
-            "sheet__rules",
-        )
-    )
-
-
 def latest_sessions(club: Club, period: Period, count: int) -> list[ClubSession]:
     """The period's latest ``count`` sessions, newest first, for the club page's list."""
     found = _sessions(club, period).select_related("sheet").defer("sheet__statistics")
@@ -532,57 +512,57 @@ class PlayerRecord:
 
 def player_record(club: Club, player: ClubPlayer) -> PlayerRecord:
     """A player's sessions with their results, best and worst hand, contracts taken, favourite
-    partners at 5 players and streaks; a fixed number of queries."""
-    sessions = [s for s in _read(club, Period("all")) if player.pk in s.players]
+    partners at 5 players and streaks, from the stored results: two queries, no hand read."""
     names = {p.pk: p.name for p in club.players.all()}
-    seat_of = {s.sheet_id: s.players.index(player.pk) for s in sessions}
+    results = (
+        player.results.select_related("session__sheet")
+        .only(
+            "seat",
+            "points",
+            "hands",
+            "rank",
+            "won",
+            "record",
+            "session__players",
+            "session__sheet__name",
+            "session__sheet__created",
+            "session__sheet__token",
+            "session__sheet__view_token",
+        )
+        .order_by(*club_results.ORDER)
+    )
     rows, taken, made = [], defaultdict(int), defaultdict(int)
+    best = worst = None
+    partners = defaultdict(int)
     best_streak = session_streak = run = 0
-    for session in sessions:
-        sheet, seat = session.sheet, seat_of[session.sheet_id]
-        totals = sheet.totals
-        counters = stats.Counters.from_data(sheet.statistics, len(totals))
-        tally = counters.tallies[seat]
-        for contract, count in tally.taken.items():
+    for result in results:
+        session, record = result.session, result.record
+        sheet = session.sheet
+        for contract, (count, won) in record["contracts"].items():
             taken[contract] += count
-            made[contract] += tally.made[contract]
-        best_streak = max(best_streak, tally.best.length)
-        rank = 1 + sum(total > totals[seat] for total in totals)
-        won = bool(sheet.hand_count) and rank == 1
-        run = run + 1 if won else 0
+            made[contract] += won
+        best_streak = max(best_streak, record["streak"])
+        run = run + 1 if result.won else 0
         session_streak = max(session_streak, run)
+        seats = len(session.players)
         rows.append(
             {
                 "sheet": sheet,
-                "total": totals[seat],
-                "rank": rank,
-                "seats": len(totals),
-                "won": won,
-                "hands": sum(tally.taken.values()) + tally.called + tally.defended,
+                "total": result.points,
+                # A session without a hand yet: everyone shares the first place.
+                "rank": result.rank or 1,
+                "seats": seats,
+                "won": result.won,
+                "hands": result.hands,
             }
         )
-    best = worst = None
-    partners = defaultdict(int)
-    seats_of = {s.sheet_id: s for s in sessions}
-    hands = Hand.objects.filter(sheet_id__in=list(seat_of), passed=False).values_list(
-        "sheet_id", "number", "dealer", "taker", "partner", "contract", "scores"
-    )
-    rules_of = {s.sheet_id: s.sheet.game_rules for s in sessions}
-    for sheet_id, number, dealer, taker, partner, contract, scores in hands:
-        session, seat, rules = seats_of[sheet_id], seat_of[sheet_id], rules_of[sheet_id]
-        if rules.dealer_sits_out and dealer == seat:
-            continue
-        score = scores[seat]
-        hand = {"sheet": session.sheet, "number": number, "score": score, "contract": contract}
-        if best is None or score > best["score"]:
-            best = hand
-        if worst is None or score < worst["score"]:
-            worst = hand
-        if rules.players(len(scores)) == 5 and partner is not None and partner != taker:
-            if taker == seat:
-                partners[session.players[partner]] += 1
-            elif partner == seat:
-                partners[session.players[taker]] += 1
+        # The earliest session's on a tie, as the earliest hand's within a session.
+        if record["best"] and (best is None or record["best"][0] > best["score"]):
+            best = {"sheet": sheet, "score": record["best"][0], "number": record["best"][1]}
+        if record["worst"] and (worst is None or record["worst"][0] < worst["score"]):
+            worst = {"sheet": sheet, "score": record["worst"][0], "number": record["worst"][1]}
+        for seat, count in record["partners"].items():
+            partners[session.players[int(seat)]] += count
     favourite = sorted(partners.items(), key=lambda item: (-item[1], names.get(item[0], "")))
     return PlayerRecord(
         player=player,

@@ -319,6 +319,10 @@ class ClubResult(models.Model):
     # no hand: it is then neither won nor rated.
     rank = models.PositiveSmallIntegerField(null=True)
     won = models.BooleanField()
+    # What the player's page shows beyond the standings: {"best": [score, hand number] | None,
+    # "worst": idem, "partners": {seat: times their partner at 5 players}, "streak": longest
+    # run of positive hands, "contracts": {contract: [taken, made]}}.
+    record = models.JSONField(default=dict)
     # The openskill rating after this session (None: not rated).
     mu = models.FloatField(null=True)
     sigma = models.FloatField(null=True)

@@ -81,12 +81,13 @@ def _with_club(sheets):
     return sheets.select_related("club_session")
 
 
-def _moved(sheet: Sheet, *fields: str) -> None:
+def _moved(sheet: Sheet, *fields: str, appended: Hand | None = None) -> None:
     """Move the revision on and save it with the derived ``fields`` that changed; and, for a
-    session of a club, the results the club's standings read."""
+    session of a club, the results the club's standings read (``appended``: the hand just
+    added, when that was the change)."""
     sheet.revision += 1
     sheet.save(update_fields=["revision", *fields])
-    club_results.sheet_changed(sheet)
+    club_results.sheet_changed(sheet, appended)
 
 
 def _players(sheet: Sheet) -> int:
@@ -228,7 +229,7 @@ def add_hand(
                 raise
             # A key used before fails here (unique): the whole transaction is undone.
             stored.save(force_insert=True)
-            _moved(sheet, *DERIVED)
+            _moved(sheet, *DERIVED, appended=stored)
     except (IntegrityError, _Resent):
         first = Hand.objects.select_related("sheet").filter(key=key).first()
         if first is None or first.sheet.token != token:

@@ -175,6 +175,36 @@ class ClubChanges(RuleBasedStateMachine):
             else:
                 assert (row.mu, row.sigma) == pytest.approx(rating)
 
+    @invariant()
+    def player_pages_are_the_hands_best_and_worst(self):
+        """Each player's best and worst hand and partners at 5 players, worked out from the
+        stored hands of their sessions (a passed deal or a hand the dealer sat out is none of
+        theirs)."""
+        for player in self.club.players.all():
+            scores, partners = [], {}
+            sessions = [s for s in self.club.sessions.all() if player.pk in s.players]
+            for session in sessions:
+                seat = session.players.index(player.pk)
+                rules = session.sheet.game_rules
+                for hand in session.sheet.hands.filter(passed=False):
+                    if rules.dealer_sits_out and hand.dealer == seat:
+                        continue
+                    scores.append(hand.scores[seat])
+                    alone = hand.partner is None or hand.partner == hand.taker
+                    if rules.players(len(hand.scores)) != 5 or alone:
+                        continue
+                    other = {hand.taker: hand.partner, hand.partner: hand.taker}.get(seat)
+                    if other is not None:
+                        name = self.club.players.get(pk=session.players[other]).name
+                        partners[name] = partners.get(name, 0) + 1
+            record = clubs.player_record(self.club, player)
+            assert len(record.sessions) == len(sessions)
+            assert (record.best and record.best["score"]) == (max(scores) if scores else None)
+            assert (record.worst and record.worst["score"]) == (min(scores) if scores else None)
+            assert dict(record.partners) == dict(
+                sorted(partners.items(), key=lambda item: (-item[1], item[0]))[:3]
+            )
+
 
 def test_any_sequence_of_writes_keeps_the_club_results_exact():
     run_state_machine_as_test(
