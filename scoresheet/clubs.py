@@ -515,7 +515,8 @@ def player_record(club: Club, player: ClubPlayer) -> PlayerRecord:
     partners at 5 players and streaks, from the stored results: two queries, no hand read."""
     names = {p.pk: p.name for p in club.players.all()}
     results = (
-        player.results.select_related("session__sheet")
+        ClubResult.objects.filter(player=player)
+        .select_related("session__sheet")
         .only(
             "seat",
             "points",

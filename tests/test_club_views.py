@@ -170,6 +170,19 @@ def test_club_pages_read_a_constant_number_of_queries(client, name):
     assert len(set(counts)) == 1
 
 
+def test_the_player_page_reads_a_constant_number_of_queries(client):
+    """No hand and no session is read one by one: the stored results, in one query."""
+    counts = []
+    for size in (3, 25):
+        club = club_of(size)
+        ana = club.players.get(name="Ana")
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(reverse("club_player", args=[club.token, ana.pk]))
+        assert response.status_code == 200
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
+
+
 def test_player_page(client):
     club = club_of(3)
     ana = club.players.get(name="Ana")
