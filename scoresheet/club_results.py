@@ -1,6 +1,7 @@
 """The club's derived data: each player's result in each session the club counts, and their
 rating after it (``models.ClubResult``), stored by the write path so that the standings of any
-period are a few aggregate queries whatever the club's size.
+period are a few aggregate queries whatever the club's size, and a player's page one query
+over their rows (their ``record``: best and worst hand, partners, streak, contracts).
 
 - A change to a session of a club (``writes``: add, correct, delete, undo, change of rules,
   rescore) stores that session's rows again, in the same transaction (``sheet_changed``).
@@ -10,8 +11,8 @@ period are a few aggregate queries whatever the club's size.
   move, or a session is attached, detached or two players merged, that session and every later
   one are rated again (``rerate``); the earlier ones never change. Adding a hand to the club's
   latest session, the usual write, re-rates that session alone.
-- ``recount`` computes everything afresh from the sessions' stored totals and statistics'
-  counters (the migration, ``manage.py rescore``, the tests).
+- ``recount`` computes everything afresh from the sessions' stored totals, statistics'
+  counters and hands (the migration, ``manage.py rescore``, the tests).
 
 The club is locked (``select_for_update``) before its rows are written, after the sheet: two
 tables playing at once wait for each other only the time of this bookkeeping.
