@@ -23,7 +23,7 @@ from django.utils.translation import gettext_noop as _
 
 from scoresheet import backup, clubs, scoring, writes
 from scoresheet import names as player_names
-from scoresheet.models import Club, ClubSession
+from scoresheet.models import Club
 
 FORMAT = "tarot-club/1"
 KEYS = ("format", "name", "created", "players", "rules", "sessions")
@@ -225,7 +225,7 @@ def restore(checked: ClubBackup) -> Club:
         club = clubs.create_club(checked.name, checked.rules, checked.players)
         Club.objects.filter(pk=club.pk).update(created=checked.created)
         club.created = checked.created
-        roster = {p.key: p.pk for p in club.players.all()}
+        roster = {p.key: p for p in club.players.all()}
         for session in checked.sessions:
             sheet = writes.create_sheet(
                 session.name,
@@ -235,10 +235,8 @@ def restore(checked: ClubBackup) -> Club:
                 created=session.created,
                 hands=session.hands,
             )
-            ClubSession.objects.create(
-                club=club,
-                sheet=sheet,
-                players=[roster[player_names.key(name)] for name in session.players],
+            clubs.counted(
+                club, sheet, [roster[player_names.key(name)] for name in session.players]
             )
     return club
 

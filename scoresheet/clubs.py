@@ -3,10 +3,11 @@
 Every change to a club goes through here, in one transaction; a session's own hands still go
 through ``writes`` (a session started from the club is created by ``writes.create_sheet``).
 
-The standings read only what the write path stores beside each session: its totals, its hand
-count and its statistics' counters (``Sheet.totals``, ``Sheet.hand_count``,
-``Sheet.statistics``); nothing is re-scored and no hand is read, so the club page costs the same
-few queries at any size. Definitions:
+The standings read only what the write path stores beside each session: one row per player
+and session (``ClubResult``, kept by ``club_results`` in the same transaction as every change
+to a session of the club or to the club's sessions), added up by the database for the period;
+nothing is re-scored, no hand and no session's counters are read, so the club page and the
+standings cost the same few queries, and about the same time, at any size. Definitions:
 
 - **Hands**: the scored hands a player took part in. A passed deal is nobody's hand, and a
   dealer who sits out (RULES.md §6) did not play that hand.
@@ -16,26 +17,25 @@ few queries at any size. Definitions:
 - **Hands taken**, and the **share made** of them; the **average contract** is the mean
   multiplier of the contracts taken (prise 1, garde 2, garde sans 4, garde contre 6).
 - **Rating**: Weng–Lin's Plackett–Luce model (``openskill``), updated after each session in
-  date order with the players ranked by their totals; shown as ``mu − 3·sigma``.
+  date order with the players ranked by their totals; shown as ``mu − 3·sigma``. A period shows
+  the rating each player had at its end (every earlier session of the club counts: a rating
+  is a running estimate, not restarted each month).
 """
 
 from __future__ import annotations
 
 import calendar
-import hashlib
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
-from openskill.models import PlackettLuce
 
-from scoresheet import chart, scoring, stats, writes
+from scoresheet import chart, club_results, scoring, stats, writes
 from scoresheet import names as player_names
-from scoresheet.models import Club, ClubPlayer, ClubSession, Hand, Sheet
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet
 
 # A read-only link in this browser's list of clubs, beside the full-access tokens.
 READ_ONLY = "cv/"
@@ -179,6 +179,7 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubPlayer:
             session.players = [keep.pk if p == drop.pk else p for p in session.players]
             changed.append(session)
         ClubSession.objects.bulk_update(changed, ["players"])
+        club_results.merged(club.pk, keep.pk, drop.pk)
         drop.delete()
     return keep
 
@@ -199,9 +200,15 @@ def start_session(
         sheet = writes.create_sheet(
             name, list(names), first_dealer, rules=club.game_rules if rules is None else rules
         )
-        entries = roster_entries(club, names)
-        ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+        counted(club, sheet, roster_entries(club, names))
     return sheet
+
+
+def counted(club: Club, sheet: Sheet, entries: list[ClubPlayer]) -> ClubSession:
+    """Count ``sheet`` in the club, seat ``i`` being ``entries[i]``, with its results."""
+    session = ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+    club_results.store_session(session, sheet)
+    return session
 
 
 def proposed_match(club: Club, sheet: Sheet) -> list[tuple[str, ClubPlayer | None]]:
@@ -221,19 +228,22 @@ def attach(club: Club, sheet: Sheet, names) -> ClubSession:
     if len(set(keys)) != len(keys):
         raise ClubError(_("Each seat needs a different player."))
     with transaction.atomic():
+        # The sheet first, then the club, as the write path locks them: its totals cannot
+        # change between reading them and counting them.
+        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
         Club.objects.select_for_update().filter(pk=club.pk).first()
         if ClubSession.objects.filter(sheet=sheet).exists():
             raise ClubError(_("This session already belongs to a club."))
-        entries = roster_entries(club, names)
-        return ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+        return counted(club, sheet, roster_entries(club, names))
 
 
 def detach(club: Club, session_id: int) -> Sheet | None:
     """Stop counting a session in the club; the session itself is left as it is."""
-    session = club.sessions.select_related("sheet").filter(pk=session_id).first()
-    if session is None:
-        return None
-    session.delete()
+    with transaction.atomic():
+        session = club.sessions.select_related("sheet").filter(pk=session_id).first()
+        if session is None:
+            return None
+        club_results.remove_session(session)
     return session.sheet
 
 
@@ -353,61 +363,63 @@ SORTS = {key for key, _attribute in COLUMNS} | {"name"}
 
 @dataclass
 class Standings:
+    club: Club
     period: Period
     rows: list[Standing]
-    # How many sessions of the club the period holds; ``chart`` is what chart.draw takes:
-    # {"points": [[session number, [cumulative points by player]]…], "players": [pk…]}.
+    # How many sessions of the club the period holds.
     session_count: int
-    chart: dict
     sort: str = "points"
 
     def chart_points(self) -> tuple[dict[int, tuple[int, ...]], list[str], list[int]]:
         """The chart of each player's cumulative points after each session of the period
-        (at most chart.POINTS of them, as the sheet's chart): points, names and ends."""
-        names = {row.player.pk: row.player.name for row in self.rows}
-        players = [pk for pk in self.chart["players"] if pk in names]
-        keep = [self.chart["players"].index(pk) for pk in players]
-        points = {
-            number: tuple(totals[i] for i in keep) for number, totals in self.chart["points"]
-        }
-        ends = list(points[max(points)]) if points else []
-        return points, [names[pk] for pk in players], ends
+        (at most chart.POINTS of them, as the sheet's chart): points, names and ends. One
+        query over the period's stored results."""
+        names = {row.player.pk: row.player.name for row in self.rows if row.sessions}
+        players = sorted(names)
+        wanted = set(chart.sampled(self.session_count))
+        found = (
+            _results(self.club, self.period)
+            .order_by(*club_results.ORDER)
+            .values_list("session_id", "player_id", "points")
+        )
+        running = dict.fromkeys(players, 0)
+        points = {0: tuple(running.values())}
+        number, current = 0, None
+        for session_id, player, score in found:
+            if session_id != current:
+                if number in wanted and number:
+                    points[number] = tuple(running.values())
+                number, current = number + 1, session_id
+            running[player] += score
+        if number:
+            points[number] = tuple(running.values())
+        ends = list(points[max(points)]) if players else []
+        return (points if players else {}), [names[pk] for pk in players], ends
 
 
-RATING_MODEL = PlackettLuce()
-# Entries kept in Club.standings_cache: the periods a club page is usually asked for.
-CACHED = 4
+RATING_MODEL = club_results.RATING_MODEL
 
 
 def _sessions(club: Club, period: Period):
-    """The club's sessions in the period, oldest first."""
+    """The club's sessions in the period, oldest first (the rating's order)."""
     start, end = period.bounds()
     found = club.sessions.all()
     if start:
         found = found.filter(sheet__created__gte=start)
     if end:
         found = found.filter(sheet__created__lt=end)
-    return found.order_by("sheet__created", "sheet_id")
+    return found.order_by("sheet__created", "id")
 
 
-def _read(club: Club, period: Period):
-    """The period's sessions with the stored fields the standings read: one query."""
-    return list(
-        _sessions(club, period)
-        .select_related("sheet")
-        .only(
-            "club",
-            "players",
-            "sheet__name",
-            "sheet__created",
-            "sheet__token",
-            "sheet__view_token",
-            "sheet__hand_count",
-            "sheet__totals",
-            "sheet__statistics",
-            "sheet__rules",
-        )
-    )
+def _results(club: Club, period: Period):
+    """The stored results (one per player and session) of the period's sessions."""
+    start, end = period.bounds()
+    found = ClubResult.objects.filter(club=club)
+    if start:
+        found = found.filter(played__gte=start)
+    if end:
+        found = found.filter(played__lt=end)
+    return found
 
 
 def latest_sessions(club: Club, period: Period, count: int) -> list[ClubSession]:
@@ -416,100 +428,48 @@ def latest_sessions(club: Club, period: Period, count: int) -> list[ClubSession]
     return list(found.reverse()[:count])
 
 
-def _computed(club: Club, period: Period) -> dict:
-    """Each player's figures and the chart's points, from the stored totals and counters of
-    the period's sessions (no hand read, nothing re-scored), as JSON data."""
-    figures = defaultdict(lambda: [0, 0, 0, 0, 0, 0, 0])
-    ratings = {}
-    running = defaultdict(int)
-    cumulative = []
-    for session in _read(club, period):
-        sheet = session.sheet
-        players = session.players
-        totals = sheet.totals
-        counters = stats.Counters.from_data(sheet.statistics, len(players))
-        best = max(totals) if sheet.hand_count else None
-        for seat, player in enumerate(players):
-            line = figures[player]
-            tally = counters.tallies[seat]
-            taken = sum(tally.taken.values())
-            line[0] += 1
-            line[1] += taken + tally.called + tally.defended
-            line[2] += totals[seat]
-            line[3] += best is not None and totals[seat] == best
-            line[4] += taken
-            line[5] += sum(tally.made.values())
-            line[6] += sum(
-                scoring.MULTIPLIERS[contract] * count for contract, count in tally.taken.items()
-            )
-            running[player] += totals[seat]
-        cumulative.append(dict(running))
-        if sheet.hand_count:
-            teams = [[ratings.get(player) or RATING_MODEL.rating()] for player in players]
-            # Higher totals rank first; equal totals share a place.
-            rated = RATING_MODEL.rate(teams, scores=list(totals))
-            for player, (rating,) in zip(players, rated, strict=True):
-                ratings[player] = rating
-    order = sorted(figures)
-    wanted = chart.sampled(len(cumulative))
-    points = [[0, [0] * len(order)]] + [
-        [n, [cumulative[n - 1].get(pk, 0) for pk in order]] for n in wanted if n
-    ]
-    return {
-        "sessions": len(cumulative),
-        "players": {
-            str(pk): [*line, ratings[pk].mu, ratings[pk].sigma] if pk in ratings else [*line]
-            for pk, line in figures.items()
-        },
-        "chart": {"players": order, "points": points},
-    }
-
-
-def _fingerprint(club: Club, period: Period) -> str:
-    """What the period's standings depend on: each session's sheet and revision (any change
-    to a sheet moves it on, writes.py), its seats' players and their order (one small query)."""
-    light = list(_sessions(club, period).values_list("sheet_id", "sheet__revision", "players"))
-    start, end = period.bounds()
-    text = json.dumps([start and start.isoformat(), end and end.isoformat(), light])
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
 def standings(club: Club, period: Period = Period("all"), sort: str = "points") -> Standings:
-    """Every roster player's line for the period (those who played first): a fixed number of
-    queries whatever the club's size, and the sessions read only when one of them changed
-    since the last time (Club.standings_cache)."""
-    roster = list(club.players.all())
-    key = _fingerprint(club, period)
-    data = club.standings_cache.get(key)
-    if data is None:
-        data = _computed(club, period)
-        kept = list(club.standings_cache.items())[-(CACHED - 1) :]
-        club.standings_cache = {**dict(kept), key: data}
-        Club.objects.filter(pk=club.pk).update(standings_cache=club.standings_cache)
+    """Every roster player's line for the period (those who played first), added up by the
+    database from the stored results: three queries whatever the club's size."""
+    _start, end = period.bounds()
+    # The rating each player had at the period's end: after their last rated session.
+    last = ClubResult.objects.filter(player=OuterRef("pk"), mu__isnull=False)
+    if end:
+        last = last.filter(played__lt=end)
+    last = last.order_by("-played", "-session_id")
+    roster = list(
+        club.players.annotate(
+            last_mu=Subquery(last.values("mu")[:1]), last_sigma=Subquery(last.values("sigma")[:1])
+        )
+    )
+    totals = {
+        line["player"]: line
+        for line in _results(club, period)
+        .order_by()
+        .values("player")
+        .annotate(
+            sessions=Count("id"),
+            hands=Sum("hands"),
+            points=Sum("points"),
+            wins=Count("id", filter=Q(won=True)),
+            taken=Sum("taken"),
+            made=Sum("made"),
+            multipliers=Sum("contracts"),
+        )
+    }
     rows = []
     for player in roster:
-        line = Standing(player)
-        figures = data["players"].get(str(player.pk))
+        line = Standing(player, mu=RATING_MODEL.mu, sigma=RATING_MODEL.sigma)
+        figures = totals.get(player.pk)
         if figures:
-            (
-                line.sessions,
-                line.hands,
-                line.points,
-                line.wins,
-                line.taken,
-                line.made,
-                line.multipliers,
-            ) = figures[:7]
-            if len(figures) == 9:
-                line.mu, line.sigma = figures[7:]
-            else:
-                line.mu, line.sigma = RATING_MODEL.mu, RATING_MODEL.sigma
+            for name in ("sessions", "hands", "points", "wins", "taken", "made", "multipliers"):
+                setattr(line, name, figures[name])
+            if player.last_mu is not None:
+                line.mu, line.sigma = player.last_mu, player.last_sigma
             line.rating = round(line.mu - 3 * line.sigma, 1)
-        else:
-            line.mu, line.sigma = RATING_MODEL.mu, RATING_MODEL.sigma
         rows.append(line)
     mark_leaders([row for row in rows if row.sessions])
-    result = Standings(period, rows, data["sessions"], data["chart"])
+    result = Standings(club, period, rows, _sessions(club, period).count())
     sort_rows(result, sort)
     return result
 
@@ -563,57 +523,58 @@ class PlayerRecord:
 
 def player_record(club: Club, player: ClubPlayer) -> PlayerRecord:
     """A player's sessions with their results, best and worst hand, contracts taken, favourite
-    partners at 5 players and streaks; a fixed number of queries."""
-    sessions = [s for s in _read(club, Period("all")) if player.pk in s.players]
+    partners at 5 players and streaks, from the stored results: two queries, no hand read."""
     names = {p.pk: p.name for p in club.players.all()}
-    seat_of = {s.sheet_id: s.players.index(player.pk) for s in sessions}
+    results = (
+        ClubResult.objects.filter(player=player)
+        .select_related("session__sheet")
+        .only(
+            "seat",
+            "points",
+            "hands",
+            "rank",
+            "won",
+            "record",
+            "session__players",
+            "session__sheet__name",
+            "session__sheet__created",
+            "session__sheet__token",
+            "session__sheet__view_token",
+        )
+        .order_by(*club_results.ORDER)
+    )
     rows, taken, made = [], defaultdict(int), defaultdict(int)
+    best = worst = None
+    partners = defaultdict(int)
     best_streak = session_streak = run = 0
-    for session in sessions:
-        sheet, seat = session.sheet, seat_of[session.sheet_id]
-        totals = sheet.totals
-        counters = stats.Counters.from_data(sheet.statistics, len(totals))
-        tally = counters.tallies[seat]
-        for contract, count in tally.taken.items():
+    for result in results:
+        session, record = result.session, result.record
+        sheet = session.sheet
+        for contract, (count, won) in record["contracts"].items():
             taken[contract] += count
-            made[contract] += tally.made[contract]
-        best_streak = max(best_streak, tally.best.length)
-        rank = 1 + sum(total > totals[seat] for total in totals)
-        won = bool(sheet.hand_count) and rank == 1
-        run = run + 1 if won else 0
+            made[contract] += won
+        best_streak = max(best_streak, record["streak"])
+        run = run + 1 if result.won else 0
         session_streak = max(session_streak, run)
+        seats = len(session.players)
         rows.append(
             {
                 "sheet": sheet,
-                "total": totals[seat],
-                "rank": rank,
-                "seats": len(totals),
-                "won": won,
-                "hands": sum(tally.taken.values()) + tally.called + tally.defended,
+                "total": result.points,
+                # A session without a hand yet: everyone shares the first place.
+                "rank": result.rank or 1,
+                "seats": seats,
+                "won": result.won,
+                "hands": result.hands,
             }
         )
-    best = worst = None
-    partners = defaultdict(int)
-    seats_of = {s.sheet_id: s for s in sessions}
-    hands = Hand.objects.filter(sheet_id__in=list(seat_of), passed=False).values_list(
-        "sheet_id", "number", "dealer", "taker", "partner", "contract", "scores"
-    )
-    rules_of = {s.sheet_id: s.sheet.game_rules for s in sessions}
-    for sheet_id, number, dealer, taker, partner, contract, scores in hands:
-        session, seat, rules = seats_of[sheet_id], seat_of[sheet_id], rules_of[sheet_id]
-        if rules.dealer_sits_out and dealer == seat:
-            continue
-        score = scores[seat]
-        hand = {"sheet": session.sheet, "number": number, "score": score, "contract": contract}
-        if best is None or score > best["score"]:
-            best = hand
-        if worst is None or score < worst["score"]:
-            worst = hand
-        if rules.players(len(scores)) == 5 and partner is not None and partner != taker:
-            if taker == seat:
-                partners[session.players[partner]] += 1
-            elif partner == seat:
-                partners[session.players[taker]] += 1
+        # The earliest session's on a tie, as the earliest hand's within a session.
+        if record["best"] and (best is None or record["best"][0] > best["score"]):
+            best = {"sheet": sheet, "score": record["best"][0], "number": record["best"][1]}
+        if record["worst"] and (worst is None or record["worst"][0] < worst["score"]):
+            worst = {"sheet": sheet, "score": record["worst"][0], "number": record["worst"][1]}
+        for seat, count in record["partners"].items():
+            partners[session.players[int(seat)]] += count
     favourite = sorted(partners.items(), key=lambda item: (-item[1], names.get(item[0], "")))
     return PlayerRecord(
         player=player,

@@ -244,10 +244,6 @@ class Club(models.Model):
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The house rules a session started from the club takes (scoring.Rules.to_data()).
     rules = models.JSONField(default=dict, blank=True, editable=False)
-    # Derived (clubs.standings): the last few standings computed, each under the fingerprint
-    # of the sessions it read (their sheets' revisions, seats and order), so a change to any
-    # session, or a merge, makes a new entry; never trusted without its fingerprint.
-    standings_cache = models.JSONField(default=dict, editable=False)
 
     class Meta:
         ordering = ["-created"]
@@ -299,3 +295,49 @@ class ClubSession(models.Model):
 
     def __str__(self):
         return f"{self.club_id}:{self.sheet_id}"
+
+
+class ClubResult(models.Model):
+    """Derived (club_results.py, in the same transaction as the change it follows): one
+    player's result in one session the club counts, and their rating after it.
+
+    Written by the write path when the session changes (writes.py) and by the club's own
+    changes (attach, detach, merge); ``manage.py rescore`` recomputes them. The standings of
+    any period add these rows up in the database.
+    """
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    session = models.ForeignKey(ClubSession, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(ClubPlayer, on_delete=models.CASCADE, related_name="results")
+    seat = models.PositiveSmallIntegerField()
+    # The session's date (its sheet's ``created``): the periods and the rating's order.
+    played = models.DateTimeField()
+    points = models.IntegerField()
+    hands = models.PositiveIntegerField()
+    taken = models.PositiveIntegerField()
+    made = models.PositiveIntegerField()
+    # The sum of the multipliers of the contracts taken (prise 1 … garde contre 6).
+    contracts = models.PositiveIntegerField()
+    # The player's place by total (1 is the best, ties share it); None while the session has
+    # no hand: it is then neither won nor rated.
+    rank = models.PositiveSmallIntegerField(null=True)
+    won = models.BooleanField()
+    # What the player's page shows beyond the standings: {"best": [score, hand number] | None,
+    # "worst": idem, "partners": {seat: times their partner at 5 players}, "streak": longest
+    # run of positive hands, "contracts": {contract: [taken, made]}}.
+    record = models.JSONField(default=dict)
+    # The openskill rating after this session (None: not rated).
+    mu = models.FloatField(null=True)
+    sigma = models.FloatField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seat"], name="club_result_seat_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "played"], name="club_result_played"),
+            models.Index(fields=["player", "played"], name="club_result_player"),
+        ]
+
+    def __str__(self):
+        return f"{self.session_id}:{self.seat}"

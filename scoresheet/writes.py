@@ -21,8 +21,8 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
+from scoresheet import club_results, scoring, stats
 from scoresheet import names as player_names
-from scoresheet import scoring, stats
 from scoresheet import sheet as sheets
 from scoresheet.models import Hand, Seat, Sheet
 
@@ -70,14 +70,26 @@ class Change:
 
 
 def _locked(token: str) -> Sheet:
-    """The sheet with this full-access token, locked until the transaction ends, or 404."""
-    return get_object_or_404(Sheet.objects.select_for_update(), token=token)
+    """The sheet with this full-access token, locked until the transaction ends, or 404;
+    with its club session, if it is one, read in the same query."""
+    return get_object_or_404(
+        _with_club(Sheet.objects.select_for_update(of=("self",))), token=token
+    )
 
 
-def _moved(sheet: Sheet, *fields: str) -> None:
-    """Move the revision on and save it with the derived ``fields`` that changed."""
+def _with_club(sheets):
+    # A club's standings read what this write path stores beside the session
+    # (club_results.sheet_changed): knowing whether it is a club's costs no query.
+    return sheets.select_related("club_session")
+
+
+def _moved(sheet: Sheet, *fields: str, appended: Hand | None = None) -> None:
+    """Move the revision on and save it with the derived ``fields`` that changed; and, for a
+    session of a club, the results the club's standings read (``appended``: the hand just
+    added, when that was the change)."""
     sheet.revision += 1
     sheet.save(update_fields=["revision", *fields])
+    club_results.sheet_changed(sheet, appended)
 
 
 def _players(sheet: Sheet) -> int:
@@ -221,7 +233,7 @@ def add_hand(
                 raise
             # A key used before fails here (unique): the whole transaction is undone.
             stored.save(force_insert=True)
-            _moved(sheet, *DERIVED)
+            _moved(sheet, *DERIVED, appended=stored)
     except (IntegrityError, _Resent):
         first = Hand.objects.select_related("sheet").filter(key=key).first()
         if first is None or first.sheet.token != token:
@@ -357,7 +369,7 @@ def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
 def rescore(sheet: Sheet) -> bool:
     """Recompute a sheet's stored rows and totals from its hands; True when any differed."""
     with transaction.atomic():
-        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
+        sheet = _with_club(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
         before = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
         hands = list(sheet.hands.order_by("number", "id"))
         changed = _rescored(sheet, hands, _players(sheet), sheet.game_rules)

@@ -159,14 +159,32 @@ def test_htmx_sort_sends_the_standings_alone(client):
 
 @pytest.mark.parametrize("name", ["club", "view_club", "standings_csv"])
 def test_club_pages_read_a_constant_number_of_queries(client, name):
+    """The same queries at two sizes, and the first view after a hand was added to a session
+    (cold) costs what the next one does (warm): nothing is computed on read."""
     counts = []
     for size in (3, 25):
         club = club_of(size)
         token = club.view_token if name.startswith("view") else club.token
+        sheet = club.sessions.order_by("sheet__created").first().sheet
+        writes.add_hand(sheet.token, scoring.Hand(4, 1, "garde", 2, 51), uuid.uuid4())
+        for _cold_then_warm in range(2):
+            with CaptureQueriesContext(connection) as captured:
+                response = client.get(reverse(name, args=[token]))
+                if hasattr(response, "streaming_content"):
+                    b"".join(response.streaming_content)
+            assert response.status_code == 200
+            counts.append(len(captured))
+    assert len(set(counts)) == 1
+
+
+def test_the_player_page_reads_a_constant_number_of_queries(client):
+    """No hand and no session is read one by one: the stored results, in one query."""
+    counts = []
+    for size in (3, 25):
+        club = club_of(size)
+        ana = club.players.get(name="Ana")
         with CaptureQueriesContext(connection) as captured:
-            response = client.get(reverse(name, args=[token]))
-            if hasattr(response, "streaming_content"):
-                b"".join(response.streaming_content)
+            response = client.get(reverse("club_player", args=[club.token, ana.pk]))
         assert response.status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1]

@@ -118,3 +118,33 @@ def test_two_phones_correcting_one_hand_at_once(sheet4):
     assert hand.version == 2
     assert hand.points in (60, 30)
     assert Hand.objects.count() == 1
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_two_tables_of_one_club_saving_at_once():
+    """Two sessions of one club, the older one's places moving (it re-rates the newer one)
+    while the newer one saves: every hand is kept and the club's stored results are what a
+    recount from scratch gives."""
+    from scoresheet import club_results, clubs
+
+    club = clubs.create_club("Jeudi")
+    older = clubs.start_session(club, "Mardi", ["Ana", "Ben", "Chloé", "Dan"], 0)
+    newer = clubs.start_session(club, "Jeudi", ["Ana", "Ben", "Élise", "Fanny"], 0)
+    for taker in range(4):
+        taken = {**GARDE, "taker": str(taker)}
+        statuses = at_once(
+            *[
+                lambda sheet=sheet, data=taken: (
+                    Client()
+                    .post(
+                        reverse("hand_new", args=[sheet.token]), {"key": str(uuid.uuid4()), **data}
+                    )
+                    .status_code
+                )
+                for sheet in (older, newer)
+            ]
+        )
+        assert statuses == [302, 302]
+    assert [older.hands.count(), newer.hands.count()] == [4, 4]
+    assert not club_results.recount(club)

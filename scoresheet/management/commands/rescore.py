@@ -1,16 +1,19 @@
-"""``manage.py rescore [SESSION ...]``: recompute the stored scores and totals from the hands."""
+"""``manage.py rescore [SESSION ...]``: recompute the stored scores and totals from the hands,
+and the clubs' stored results from their sessions."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import writes
+from scoresheet import club_results, writes
 from scoresheet.management.commands.export_session import token_of
-from scoresheet.models import Sheet
+from scoresheet.models import Club, Sheet
 
 
 class Command(BaseCommand):
     help = (
         "Recompute every session's stored rows, totals and statistics from its hands and "
-        "rules (they are derived data), one transaction per session. Prints how many differed."
+        "rules (they are derived data), one transaction per session, then the stored results "
+        "and ratings of the clubs counting them, one transaction per club. Prints how many "
+        "differed."
     )
 
     def add_arguments(self, parser):
@@ -32,4 +35,14 @@ class Command(BaseCommand):
             fixed += writes.rescore(sheet)
         self.stdout.write(
             f"{checked} sessions re-scored, {fixed} had stored scores that differed."
+        )
+        clubs = Club.objects.order_by("pk")
+        if sessions:
+            clubs = clubs.filter(sessions__sheet__in=sheets).distinct()
+        counted = differed = 0
+        for club in clubs.iterator():
+            counted += 1
+            differed += club_results.recount(club)
+        self.stdout.write(
+            f"{counted} clubs recounted, {differed} had stored results that differed."
         )

@@ -1,0 +1,274 @@
+"""The club's stored results (scoresheet/club_results.py): after any sequence of writes to its
+sessions and to the club, they are what a computation from scratch gives, and the standings
+read from them are the sums and the rating chain worked out here from the sessions' totals."""
+
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core.management import call_command
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+from openskill.models import PlackettLuce
+
+from scoresheet import club_results, clubs, scoring, writes
+from scoresheet.models import ClubResult, Sheet
+from tests.test_writes import hands_or_passes, rules_for
+
+pytestmark = pytest.mark.django_db
+PARIS = ZoneInfo("Europe/Paris")
+ROSTER = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny"]
+START = datetime(2026, 3, 1, 20, tzinfo=PARIS)
+
+
+def expected_standings(club) -> dict:
+    """Each roster name's sessions, points, wins and (mu, sigma), worked out from the sheets'
+    totals alone: openskill's Plackett–Luce over the sessions with a hand, in date order, the
+    totals as scores (as test_clubs.py's worked rating)."""
+    model = PlackettLuce()
+    names = {p.pk: p.name for p in club.players.all()}
+    found = {name: [0, 0, 0, None] for name in names.values()}
+    ratings = {}
+    for session in club.sessions.select_related("sheet").order_by("sheet__created", "id"):
+        sheet = session.sheet
+        totals = sheet.totals
+        players = [names[pk] for pk in session.players]
+        for name, total in zip(players, totals, strict=True):
+            found[name][0] += 1
+            found[name][1] += total
+            found[name][2] += sheet.hand_count > 0 and total == max(totals)
+        if sheet.hand_count:
+            teams = [[ratings.get(name) or model.rating()] for name in players]
+            for name, (rating,) in zip(players, model.rate(teams, scores=totals), strict=True):
+                ratings[name] = rating
+    for name, rating in ratings.items():
+        found[name][3] = (rating.mu, rating.sigma)
+    return found
+
+
+class ClubChanges(RuleBasedStateMachine):
+    """Sessions of a club (3 to 5 seats, any house rules, started on any day, some before
+    others already there) played, corrected, deleted from, undone, re-ruled; sessions
+    attached and detached; players renamed and merged."""
+
+    def __init__(self):
+        super().__init__()
+        self.club = clubs.create_club("Jeudi", players=ROSTER)
+        self.sheets = []  # the sheets the club counts
+        self.seats = {}  # sheet pk → seats
+        self.rules = {}  # sheet pk → rules
+
+    @precondition(lambda self: len(self.sheets) < 5)
+    @rule(
+        seats=st.sampled_from([3, 4, 5]),
+        day=st.integers(0, 20),
+        first=st.integers(0, 4),
+        data=st.data(),
+    )
+    def attach_session(self, seats, day, first, data):
+        names = data.draw(st.permutations(ROSTER))[:seats]
+        rules = data.draw(rules_for(seats))
+        created = START + timedelta(days=day)
+        sheet = writes.create_sheet(
+            f"Soirée {day}", names, first % seats, rules=rules, created=created
+        )
+        clubs.attach(self.club, sheet, names)
+        self.sheets.append(sheet)
+        self.seats[sheet.pk], self.rules[sheet.pk] = seats, rules
+
+    def pick(self, data) -> Sheet:
+        sheet = data.draw(st.sampled_from(self.sheets))
+        sheet.refresh_from_db()
+        return sheet
+
+    @precondition(lambda self: self.sheets)
+    @rule(data=st.data())
+    def add(self, data):
+        sheet = self.pick(data)
+        seats, rules = self.seats[sheet.pk], self.rules[sheet.pk]
+        for _ in range(data.draw(st.integers(1, 3))):
+            sheet.refresh_from_db()
+            hand = data.draw(hands_or_passes(seats, rules, sheet.next_dealer))
+            assert writes.add_hand(sheet.token, hand, uuid.uuid4()).done
+
+    @precondition(lambda self: self.sheets)
+    @rule(data=st.data())
+    def correct(self, data):
+        sheet = self.pick(data)
+        hands = list(sheet.hands.order_by("number"))
+        if not hands:
+            return self.add(data)
+        stored = data.draw(st.sampled_from(hands))
+        seats, rules = self.seats[sheet.pk], self.rules[sheet.pk]
+        hand = data.draw(hands_or_passes(seats, rules, stored.dealer))
+        assert writes.correct_hand(sheet.token, stored.key, stored.version, hand).done
+
+    @precondition(lambda self: self.sheets)
+    @rule(data=st.data(), last=st.booleans())
+    def delete_or_undo(self, data, last):
+        sheet = self.pick(data)
+        hands = list(sheet.hands.order_by("number"))
+        if not hands:
+            return self.add(data)
+        if last:
+            assert writes.undo(sheet.token, hands[-1].key).done
+        else:
+            assert writes.delete_hand(sheet.token, data.draw(st.sampled_from(hands)).key).done
+
+    @precondition(lambda self: self.sheets)
+    @rule(data=st.data())
+    def change_rules(self, data):
+        sheet = self.pick(data)
+        rules = data.draw(rules_for(self.seats[sheet.pk]))
+        try:
+            writes.change_rules(sheet.token, rules)
+        except writes.HandRefused:
+            return
+        self.rules[sheet.pk] = rules
+
+    @precondition(lambda self: self.sheets)
+    @rule(data=st.data())
+    def detach(self, data):
+        sheet = self.pick(data)
+        clubs.detach(self.club, sheet.club_session.pk)
+        self.sheets.remove(sheet)
+
+    @precondition(lambda self: self.club.players.count() > 1)
+    @rule(data=st.data())
+    def merge(self, data):
+        players = list(self.club.players.all())
+        keep, drop = data.draw(st.permutations(players))[:2]
+        try:
+            clubs.merge_players(self.club, keep.pk, drop.pk)
+        except clubs.ClubError:
+            return  # they played one session together: two people
+
+    @rule(data=st.data())
+    def rename(self, data):
+        player = data.draw(st.sampled_from(list(self.club.players.all())))
+        try:
+            clubs.rename_player(self.club, player.pk, player.name + "e")
+        except clubs.ClubError:
+            return
+
+    @invariant()
+    def stored_equals_a_recount(self):
+        """A computation from scratch finds nothing to change."""
+        assert not club_results.recount(self.club)
+
+    @invariant()
+    def standings_are_the_sheets_sums_and_rating(self):
+        expected = expected_standings(self.club)
+        for row in clubs.standings(self.club).rows:
+            sessions, points, wins, rating = expected[row.player.name]
+            assert (row.sessions, row.points, row.wins) == (sessions, points, wins)
+            if rating is None:
+                assert (row.mu, row.sigma) == (25, 25 / 3)
+            else:
+                assert (row.mu, row.sigma) == pytest.approx(rating)
+
+    @invariant()
+    def player_pages_are_the_hands_best_and_worst(self):
+        """Each player's best and worst hand and partners at 5 players, worked out from the
+        stored hands of their sessions (a passed deal or a hand the dealer sat out is none of
+        theirs)."""
+        for player in self.club.players.all():
+            scores, partners = [], {}
+            sessions = [s for s in self.club.sessions.all() if player.pk in s.players]
+            for session in sessions:
+                seat = session.players.index(player.pk)
+                rules = session.sheet.game_rules
+                for hand in session.sheet.hands.filter(passed=False):
+                    if rules.dealer_sits_out and hand.dealer == seat:
+                        continue
+                    scores.append(hand.scores[seat])
+                    alone = hand.partner is None or hand.partner == hand.taker
+                    if rules.players(len(hand.scores)) != 5 or alone:
+                        continue
+                    other = {hand.taker: hand.partner, hand.partner: hand.taker}.get(seat)
+                    if other is not None:
+                        name = self.club.players.get(pk=session.players[other]).name
+                        partners[name] = partners.get(name, 0) + 1
+            record = clubs.player_record(self.club, player)
+            assert len(record.sessions) == len(sessions)
+            assert (record.best and record.best["score"]) == (max(scores) if scores else None)
+            assert (record.worst and record.worst["score"]) == (min(scores) if scores else None)
+            assert dict(record.partners) == dict(
+                sorted(partners.items(), key=lambda item: (-item[1], item[0]))[:3]
+            )
+
+
+def test_any_sequence_of_writes_keeps_the_club_results_exact():
+    run_state_machine_as_test(
+        ClubChanges,
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=10,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
+    )
+
+
+def played(club, names, day, hands):
+    sheet = writes.create_sheet(
+        "Soirée", names, 0, created=START + timedelta(days=day), hands=hands
+    )
+    clubs.attach(club, sheet, names)
+    return sheet
+
+
+def test_a_hand_in_an_earlier_session_re_rates_the_later_ones():
+    """Ana wins the first session, then a correction makes Ben win it: the second session's
+    ratings start from other ones, though nothing of it changed."""
+    club = clubs.create_club("Jeudi")
+    first = played(club, ["Ana", "Ben", "Chloé"], 0, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
+    played(club, ["Ana", "Ben", "Chloé"], 1, [(1, scoring.Hand(3, 2, "garde", 2, 49))])
+    before = {r.player.name: r.mu for r in clubs.standings(club).rows}
+    hand = first.hands.get()
+    writes.correct_hand(first.token, hand.key, hand.version, scoring.Hand(3, 1, "garde", 2, 49))
+    after = {r.player.name: r.mu for r in clubs.standings(club).rows}
+    assert after["Ben"] > before["Ben"]
+    assert after["Ana"] < before["Ana"]
+    assert not club_results.recount(club)
+
+
+def test_a_period_shows_the_rating_at_its_end():
+    """The rating is a running estimate: a period shows each player's after their last
+    session in it, the sessions before the period counted."""
+    club = clubs.create_club("Jeudi")
+    model = PlackettLuce()
+    played(club, ["Ana", "Ben", "Chloé"], -100, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
+    played(club, ["Ana", "Ben", "Chloé"], 0, [(1, scoring.Hand(3, 1, "garde", 2, 49))])
+    played(club, ["Ana", "Ben", "Chloé"], 60, [(2, scoring.Hand(3, 2, "garde", 2, 49))])
+    # Each session: one garde made at 3 players, the taker first, the two others tied.
+    teams = [[model.rating()] for _ in range(3)]
+    teams = [[r] for (r,) in model.rate(teams, ranks=[1, 2, 2])]
+    teams = [[r] for (r,) in model.rate(teams, ranks=[2, 1, 2])]
+    march = START.date()
+    period = clubs.Period("range", march, march)
+    found = {r.player.name: r for r in clubs.standings(club, period).rows}
+    for name, (rating,) in zip(["Ana", "Ben", "Chloé"], teams, strict=True):
+        assert (found[name].mu, found[name].sigma) == pytest.approx((rating.mu, rating.sigma))
+        assert found[name].sessions == 1
+
+
+def test_rescore_repairs_the_club_results_and_says_so(capsys):
+    club = clubs.create_club("Jeudi")
+    played(club, ["Ana", "Ben", "Chloé"], 0, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
+    call_command("rescore")
+    assert "1 clubs recounted, 0 had stored results that differed." in capsys.readouterr().out
+    ClubResult.objects.filter(player__name="Ana").update(points=0, mu=None)
+    assert clubs.standings(club).rows[0].points == 0
+    call_command("rescore")
+    assert "1 clubs recounted, 1 had stored results that differed." in capsys.readouterr().out
+    # Garde made by 8 at 3 players: (25 + 8) × 2 = 66 a defender, +132 for Ana.
+    assert {r.player.name: r.points for r in clubs.standings(club).rows}["Ana"] == 132
