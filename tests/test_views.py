@@ -760,3 +760,21 @@ def test_seat_model_refuses_duplicate_names_case_insensitively(sheet4):
 
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.create(sheet=sheet4, position=4, name="ANA")
+
+
+@pytest.mark.parametrize("first_dealer", [0, 2, 3])
+def test_a_new_hand_form_has_no_dealer_field_nor_a_stray_seat_number(client, first_dealer):
+    """Only a correction lets the dealer change; a new hand's dealer is in its heading. (The
+    form's ``dealer`` attribute, a seat number, once printed itself as a bare "2" or "3".)"""
+    sheet = writes.create_sheet("Vendredi", ["Ana", "Ben", "Chloé", "Dan"], first_dealer)
+    html = client.get(reverse("hand_new", args=[sheet.token])).content.decode()
+    assert 'class="field dealer' not in html
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    assert f"<small>{names[first_dealer]} deals</small>" in html
+    form = html[html.index('<form method="post"') : html.index("<legend>Taker</legend>")]
+    text = re.sub(r"<[^>]+>", " ", form)
+    assert text.split() == [], text
+    # A correction still offers the dealer.
+    writes.add_hand(sheet.token, scoring.Hand(4, 0, "prise", 1, 51), uuid.uuid4())
+    html = client.get(reverse("hand_edit", args=[sheet.token, 1])).content.decode()
+    assert 'class="field dealer' in html

@@ -658,6 +658,9 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 });
 
 document.addEventListener("htmx:sendError", (event) => {
+  // The live poll (app.js) asks again in two seconds: a poll that failed is nobody's business.
+  const config = event.detail.requestConfig || {};
+  if (new URL(config.path || "", location.href).pathname.endsWith("/live/")) return;
   if (event.detail.elt && event.detail.elt.id === "preview") {
     const form = event.detail.elt.closest("form");
     if (form) localPreview(form);

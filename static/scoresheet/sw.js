@@ -142,6 +142,8 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith("/admin/")) return;
+  // The live poll is about now: never kept, never answered from a copy.
+  if (url.pathname.endsWith("/live/")) return;
   if (url.pathname.startsWith(CONFIG.static) || url.pathname.endsWith(".webmanifest")) {
     event.respondWith(staleWhileRevalidate(event));
   } else if (request.mode === "navigate") {

@@ -1,5 +1,6 @@
 """At the table (issue 13): hand entry that never trips, on the phones of the issue."""
 
+import uuid
 from decimal import Decimal
 
 import pytest
@@ -163,3 +164,29 @@ def test_a_missing_page_is_the_apps_own_with_a_way_home(open_page, profile):
     SheetPage(page).tap(home)
     page.wait_for_url("**/")
     expect(page.get_by_role("link", name="Nouvelle partie")).to_be_visible()
+
+
+def test_a_failed_live_poll_alarms_nobody_and_the_next_one_catches_up(open_page):
+    """The live poll runs in the background: one that fails is tried again, silently."""
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    sheet = writes.create_sheet("Vendredi", names, 0)
+    page = open_page(PHONES[0])
+    failed = []
+
+    def fail_once(route):
+        if not failed:
+            failed.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.goto(sheet.get_absolute_url())
+    page.route("**/live/**", fail_once)
+    page.wait_for_function("() => true", timeout=1_000)
+    # Garde, 2 bouts, 49 (RULES.md §5): (25 + 8) × 2 = 66 per defender, 198 to the taker.
+    writes.add_hand(sheet.token, scoring.Hand(4, 2, "garde", 2, Decimal(49)), uuid.uuid4())
+    follower = SheetPage(page)
+    expect(follower.row(1)).to_be_visible(timeout=6_000)
+    follower.expect_totals(names, [-66, -66, 198, -66])
+    assert failed
+    assert "The server cannot be reached" not in page.locator("body").inner_text()
