@@ -442,7 +442,8 @@ def hand_new(request, token):
         # (the next dealer may sit out and be its taker), but it is the same hand, stored once.
         return updated(request, sheet)
     else:
-        return form_page(request, sheet, form)
+        # Refused: the preview under the form lists the problems too, instead of going blank.
+        return form_page(request, sheet, form, preview=preview_of(form))
     try:
         change = writes.add_hand(token, hand, key)
     except writes.KeyTaken:
@@ -451,7 +452,7 @@ def hand_new(request, token):
         return form_page(request, sheet, form)
     except scoring.InvalidHand as error:
         refused(form, error)
-        return form_page(request, sheet, form)
+        return form_page(request, sheet, form, preview=preview_of(form))
     if not change.done:
         # The same form sent again (a double tap, a resubmitted page): one hand.
         return updated(request, change.sheet)
@@ -487,8 +488,9 @@ def hand_edit(request, token, number):
     form = hand_form(sheet, seats, request.POST, editing=True)
     passed = "passed" in request.POST
     if "preview" in request.POST or (not passed and not form.is_valid()):
-        preview = preview_of(form) if "preview" in request.POST else None
-        return form_page(request, sheet, form, editing=True, number=number, preview=preview)
+        return form_page(
+            request, sheet, form, editing=True, number=number, preview=preview_of(form)
+        )
     if passed:
         # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
         key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
@@ -503,7 +505,9 @@ def hand_edit(request, token, number):
         change = writes.correct_hand(token, key, version, hand, dealer=form.dealer)
     except scoring.InvalidHand as error:
         refused(form, error)
-        return form_page(request, sheet, form, editing=True, number=number)
+        return form_page(
+            request, sheet, form, editing=True, number=number, preview=preview_of(form)
+        )
     except writes.HandRefused as error:
         for message in error.messages(_):
             form.add_error(None, message)

@@ -778,3 +778,16 @@ def test_a_new_hand_form_has_no_dealer_field_nor_a_stray_seat_number(client, fir
     writes.add_hand(sheet.token, scoring.Hand(4, 0, "prise", 1, 51), uuid.uuid4())
     html = client.get(reverse("hand_edit", args=[sheet.token, 1])).content.decode()
     assert 'class="field dealer' in html
+
+
+def test_a_refused_save_lists_its_problems_in_the_preview_too(client):
+    """The form comes back with its errors, and the preview under it says what is missing."""
+    sheet = writes.create_sheet("Vendredi", ["Ana", "Ben", "Chloé", "Dan", "Élise"], 0)
+    data = {"key": str(uuid.uuid4()), "taker": "0", "contract": "garde", "bouts": "2"}
+    data["points"] = "45"
+    response = client.post(reverse("hand_new", args=[sheet.token]), data, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    preview = html[html.index('id="preview"') :]
+    assert "Not ready yet:" in preview
+    assert "Partner: choose one of the players, or alone." in preview
+    assert not sheet.hands.exists()

@@ -49,6 +49,10 @@ def test_a_forgotten_partner_is_refused_in_sight(open_page, profile):
     expect(message).to_be_visible()
     assert uncovered(message)
     expect(partner.get_by_role("radio").first).to_be_focused()
+    # The preview says what is missing, instead of going blank.
+    preview = sheet_page.page.locator("#preview")
+    expect(preview.locator(".preview-title")).to_have_text("Not ready yet:")
+    expect(preview.locator(".problems")).to_contain_text("Partner:")
     assert not Sheet.objects.get().hands.exists()
     # What was entered is kept: one more tap saves it.
     expect(form.get_by_label("Points", exact=True)).to_have_value("45")
