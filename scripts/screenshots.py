@@ -118,6 +118,7 @@ def choose(scope, group, option):
 def enter_hand(page, taker, contract, partner, bouts, points, extras):
     page.get_by_role("link", name="New hand").click()
     form = page.locator("#entry form")
+    form.get_by_role("radio").first.wait_for()
     choose(form, "Taker", taker)
     choose(form, "Contract", contract)
     choose(form, "Partner", partner)
