@@ -1,7 +1,9 @@
 """The app in French at the table (issue 13): agreement, decimal commas, Cancel vs Undo."""
 
+import gettext
 import re
 import uuid
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -63,3 +65,14 @@ def test_cancel_and_undo_are_two_words(french, make_sheet):
     form = page(french.get(reverse("hand_new", args=[sheet.token])))
     assert "data-cancel>Annuler</a>" in form
     assert "Reprendre" not in form
+
+
+def test_the_french_catalogue_writes_apostrophes_and_decimals_the_french_way():
+    """French typography: ’ (never '), and a decimal comma in every example number."""
+    mo = Path(__file__).resolve().parent.parent / "locale/fr/LC_MESSAGES/django.mo"
+    with mo.open("rb") as file:
+        catalog = gettext.GNUTranslations(file)._catalog
+    texts = [text for key, text in catalog.items() if key and isinstance(text, str)]
+    assert len(texts) > 400
+    assert [text for text in texts if "'" in text] == []
+    assert [text for text in texts if re.search(r"\b\d+\.\d\b", text)] == []

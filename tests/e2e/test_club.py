@@ -154,8 +154,8 @@ def test_import_and_sort_in_french_with_javascript(open_page, worked_club, tmp_p
     sheet_page = SheetPage(open_page("iPhone 13", locale="fr-FR", bypass_csp=True))
     page = sheet_page.page
     page.goto("/")
-    sheet_page.tap(page.get_by_role("link", name="Restaurer la sauvegarde d'un club"))
-    page.get_by_label("Importer la sauvegarde d'un club").set_input_files(
+    sheet_page.tap(page.get_by_role("link", name="Restaurer la sauvegarde d’un club"))
+    page.get_by_label("Importer la sauvegarde d’un club").set_input_files(
         backup_file(worked_club, tmp_path)
     )
     sheet_page.tap(page.get_by_role("button", name="Importer", exact=True))
