@@ -205,9 +205,13 @@ def start_session(
 
 
 def counted(club: Club, sheet: Sheet, entries: list[ClubPlayer]) -> ClubSession:
-    """Count ``sheet`` in the club, seat ``i`` being ``entries[i]``, with its results."""
-    session = ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
-    club_results.store_session(session, sheet)
+    """Count ``sheet`` in the club, seat ``i`` being ``entries[i]``, with its results: in one
+    transaction (the club's row is locked while its ratings move)."""
+    with transaction.atomic():
+        session = ClubSession.objects.create(
+            club=club, sheet=sheet, players=[p.pk for p in entries]
+        )
+        club_results.store_session(session, sheet)
     return session
 
 
