@@ -56,7 +56,7 @@ screenshots: $(VENV)/.installed-test
 # The performance budget: in-process figures and the slow phone (benchmarks/run.py), then the
 # headline, over HTTP against `manage.py serve` with 3 workers and three phones saving
 # (benchmarks/over_http.py: fails when a 10,000 / 10 hands ratio is over 1.5 or a response
-# over 2 MB); then the club (benchmarks/club.py: club page and standings at 10 and 200 sessions
+# over 2 MB); then the club (benchmarks/club.py: club, player page, standings at 10 and 200 sessions
 # of 60 hands, fails when a time ratio is over 1.5 or the queries differ). About 5 minutes on 2 cores.
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py --players 5 --sizes 10,10000

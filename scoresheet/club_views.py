@@ -346,7 +346,7 @@ def club_player(request, token, pk, readonly=False):
     favourite partners at 5 players, streaks."""
     club = get_club(token, readonly)
     player = get_object_or_404(club.players, pk=pk)
-    record = clubs.player_record(club, player)
+    record = clubs.player_record(club, player, before=shown_sessions(request))
     for row in record.sessions:
         sheet = row["sheet"]
         row["url"] = sheet.get_view_url() if readonly else sheet.get_absolute_url()
@@ -355,8 +355,19 @@ def club_player(request, token, pk, readonly=False):
         "readonly": readonly,
         "links": club_links(club, readonly),
         "record": record,
+        "page_url": player_url(club, readonly, player.pk),
     }
     return render(request, "scoresheet/club_player.html", context)
+
+
+def shown_sessions(request) -> int | None:
+    """The ``before`` of a page of a player's earlier sessions (the first, counted from 1,
+    it does not show); anything else shows the latest."""
+    try:
+        before = int(request.GET.get("before", ""))
+    except ValueError:
+        return None
+    return before if before > 1 else None
 
 
 @require_http_methods(["GET", "POST"])

@@ -25,12 +25,13 @@ standings cost the same few queries, and about the same time, at any size. Defin
 from __future__ import annotations
 
 import calendar
-from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
-from django.db import transaction
-from django.db.models import Count, OuterRef, Q, Subquery, Sum
+from django.db import connection, transaction
+from django.db.models import Count, IntegerField, Max, OuterRef, Q, Subquery, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from scoresheet import chart, club_results, scoring, stats, writes
@@ -512,10 +513,15 @@ def sort_rows(result: Standings, sort: str) -> None:
 
 # A player's page
 
+# The sessions a player's page lists at once, the latest first; earlier ones a link away.
+PLAYER_PAGE = 20
+
 
 @dataclass
 class PlayerRecord:
     player: ClubPlayer
+    # One page of the player's sessions, newest first (``PLAYER_PAGE`` at most); the figures
+    # below are over all of them.
     sessions: list[dict]
     best: dict | None
     worst: dict | None
@@ -523,74 +529,146 @@ class PlayerRecord:
     partners: list[tuple[str, int]]
     best_streak: int
     session_streak: int
+    session_count: int = 0
+    # The paging: sessions not shown before and after this page, and the ``before`` of the
+    # page of earlier ones (of later ones: None when that is the latest page).
+    hidden: int = 0
+    later: int = 0
+    earlier_page: int = 1
+    later_page: int | None = None
 
 
-def player_record(club: Club, player: ClubPlayer) -> PlayerRecord:
-    """A player's sessions with their results, best and worst hand, contracts taken, favourite
-    partners at 5 players and streaks, from the stored results: two queries, no hand read."""
-    names = {p.pk: p.name for p in club.players.all()}
-    results = (
-        ClubResult.objects.filter(player=player)
+def _score(path: str):
+    return Cast(KT(path), IntegerField())
+
+
+def _extreme(results, path: str, highest: bool) -> dict | None:
+    """The player's best (or worst) hand, the earliest session's on a tie, as the earliest
+    hand's within a session (each row stores its own)."""
+    score = _score(f"record__{path}__0")
+    found = (
+        results.annotate(score=score, number=_score(f"record__{path}__1"))
+        .filter(score__isnull=False)
         .select_related("session__sheet")
+        .only("session__sheet__name", "session__sheet__token")
+        .order_by(score.desc() if highest else score.asc(), *club_results.ORDER)
+        .first()
+    )
+    if found is None:
+        return None
+    return {"sheet": found.session.sheet, "score": found.score, "number": found.number}
+
+
+def _session_streak(player: ClubPlayer) -> int:
+    """The longest run of sessions won in a row (in the rating's order), counted by the
+    database: each run of won rows is an island of equal (row's place − place among won)."""
+    quote = connection.ops.quote_name
+    order = ", ".join(quote(name) for name in club_results.ORDER)
+    sql = (
+        "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ("
+        f"SELECT {quote('won')}, ROW_NUMBER() OVER (ORDER BY {order})"
+        f" - ROW_NUMBER() OVER (PARTITION BY {quote('won')} ORDER BY {order}) AS island"
+        f" FROM {quote(ClubResult._meta.db_table)} WHERE {quote('player_id')} = %s"
+        f") AS rows_ WHERE {quote('won')} GROUP BY island) AS runs"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [player.pk])
+        return cursor.fetchone()[0] or 0
+
+
+def _partners(player: ClubPlayer) -> dict[int, int]:
+    """How often each roster player was this one's partner at 5 players, added up by the
+    database: each row's ``record["partners"]`` is by seat, the session's ``players`` say who
+    sat there."""
+    quote = connection.ops.quote_name
+    results = quote(ClubResult._meta.db_table)
+    sessions = quote(ClubSession._meta.db_table)
+    if connection.vendor == "postgresql":
+        partner = "(s.players ->> (p.key)::int)::int"
+        times = "SUM((p.value)::int)"
+        each = "CROSS JOIN LATERAL jsonb_each_text(r.record -> 'partners') AS p"
+    else:
+        partner = "json_extract(s.players, '$[' || p.key || ']')"
+        times = "SUM(p.value)"
+        each = ", json_each(r.record, '$.partners') AS p"
+    sql = (
+        f"SELECT {partner}, {times} FROM {results} AS r"
+        f" JOIN {sessions} AS s ON s.id = r.session_id {each}"
+        " WHERE r.player_id = %s GROUP BY 1"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [player.pk])
+        return {int(pk): int(count) for pk, count in cursor.fetchall()}
+
+
+def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> PlayerRecord:
+    """A player's figures over all their sessions (best and worst hand, contracts taken,
+    favourite partners at 5 players, streaks), added up by the database from the stored
+    results, and one page of those sessions: the latest ``PLAYER_PAGE``, or those before the
+    ``before``-th (counted from the first, 1). The same few queries at any club size."""
+    results = ClubResult.objects.filter(player=player)
+    sums = {
+        key: Sum(_score(f"record__contracts__{contract}__{index}"))
+        for contract in scoring.Contract
+        for key, index in ((f"taken_{contract}", 0), (f"made_{contract}", 1))
+    }
+    totals = results.aggregate(
+        count=Count("pk"), best_streak=Max(_score("record__streak")), **sums
+    )
+    count = totals["count"]
+    latest = before is None or not 1 < before <= count
+    end = count + 1 if latest else before
+    start = max(1, end - PLAYER_PAGE)
+    newest_first = [f"-{name}" for name in club_results.ORDER]
+    page = (
+        results.select_related("session__sheet")
         .only(
             "seat",
             "points",
             "hands",
             "rank",
             "won",
-            "record",
             "session__players",
             "session__sheet__name",
             "session__sheet__created",
             "session__sheet__token",
             "session__sheet__view_token",
         )
-        .order_by(*club_results.ORDER)
+        .order_by(*newest_first)[count + 1 - end : count + 1 - start]
     )
-    rows, taken, made = [], defaultdict(int), defaultdict(int)
-    best = worst = None
-    partners = defaultdict(int)
-    best_streak = session_streak = run = 0
-    for result in results:
-        session, record = result.session, result.record
-        sheet = session.sheet
-        for contract, (count, won) in record["contracts"].items():
-            taken[contract] += count
-            made[contract] += won
-        best_streak = max(best_streak, record["streak"])
-        run = run + 1 if result.won else 0
-        session_streak = max(session_streak, run)
-        seats = len(session.players)
-        rows.append(
-            {
-                "sheet": sheet,
-                "total": result.points,
-                # A session without a hand yet: everyone shares the first place.
-                "rank": result.rank or 1,
-                "seats": seats,
-                "won": result.won,
-                "hands": result.hands,
-            }
-        )
-        # The earliest session's on a tie, as the earliest hand's within a session.
-        if record["best"] and (best is None or record["best"][0] > best["score"]):
-            best = {"sheet": sheet, "score": record["best"][0], "number": record["best"][1]}
-        if record["worst"] and (worst is None or record["worst"][0] < worst["score"]):
-            worst = {"sheet": sheet, "score": record["worst"][0], "number": record["worst"][1]}
-        for seat, count in record["partners"].items():
-            partners[session.players[int(seat)]] += count
-    favourite = sorted(partners.items(), key=lambda item: (-item[1], names.get(item[0], "")))
+    rows = [
+        {
+            "sheet": result.session.sheet,
+            "total": result.points,
+            # A session without a hand yet: everyone shares the first place.
+            "rank": result.rank or 1,
+            "seats": len(result.session.players),
+            "won": result.won,
+            "hands": result.hands,
+        }
+        for result in page
+    ]
+    names = dict(club.players.values_list("pk", "name"))
+    partners = [(names[pk], times) for pk, times in _partners(player).items() if pk in names]
+    partners.sort(key=lambda item: (-item[1], item[0]))
     return PlayerRecord(
         player=player,
-        sessions=rows[::-1],
-        best=best,
-        worst=worst,
+        sessions=rows,
+        best=_extreme(results, "best", highest=True),
+        worst=_extreme(results, "worst", highest=False),
         contracts=[
-            stats.ContractRecord(contract, taken[contract], made[contract])
+            stats.ContractRecord(
+                contract, totals[f"taken_{contract}"], totals[f"made_{contract}"] or 0
+            )
             for contract in scoring.Contract
-            if taken[contract]
+            if totals[f"taken_{contract}"]
         ],
-        partners=[(names[pk], count) for pk, count in favourite[:3] if pk in names],
-        best_streak=best_streak,
-        session_streak=session_streak,
+        partners=partners[:3],
+        best_streak=totals["best_streak"] or 0,
+        session_streak=_session_streak(player),
+        session_count=count,
+        hidden=start - 1,
+        later=count - end + 1,
+        earlier_page=start,
+        later_page=end + PLAYER_PAGE if not latest and end + PLAYER_PAGE <= count else None,
     )

@@ -198,7 +198,7 @@ class ClubChanges(RuleBasedStateMachine):
                         name = self.club.players.get(pk=session.players[other]).name
                         partners[name] = partners.get(name, 0) + 1
             record = clubs.player_record(self.club, player)
-            assert len(record.sessions) == len(sessions)
+            assert record.session_count == len(sessions)
             assert (record.best and record.best["score"]) == (max(scores) if scores else None)
             assert (record.worst and record.worst["score"]) == (min(scores) if scores else None)
             assert dict(record.partners) == dict(

@@ -19,7 +19,7 @@ from scoresheet.models import Club, Sheet
 from tests.conftest import BACKUPS
 from tests.test_club_backup import valid
 from tests.test_clubs import club as worked_club  # noqa: F401  (a fixture: the worked club)
-from tests.test_clubs import club_of
+from tests.test_clubs import club_of, day, long_club
 
 pytestmark = pytest.mark.django_db
 
@@ -178,16 +178,81 @@ def test_club_pages_read_a_constant_number_of_queries(client, name):
 
 
 def test_the_player_page_reads_a_constant_number_of_queries(client):
-    """No hand and no session is read one by one: the stored results, in one query."""
+    """No hand and no session is read one by one, and the figures over all the player's
+    sessions are added up by the database: the same queries for 2 sessions as for 25, on
+    the latest page as on an earlier one."""
     counts = []
-    for size in (3, 25):
+    for size in (3, 50):
         club = club_of(size)
         ana = club.players.get(name="Ana")
-        with CaptureQueriesContext(connection) as captured:
-            response = client.get(reverse("club_player", args=[club.token, ana.pk]))
-        assert response.status_code == 200
-        counts.append(len(captured))
-    assert counts[0] == counts[1]
+        url = reverse("club_player", args=[club.token, ana.pk])
+        for query in ("", "?before=3"):
+            with CaptureQueriesContext(connection) as captured:
+                response = client.get(url + query)
+            assert response.status_code == 200
+            counts.append(len(captured))
+    assert len(set(counts)) == 1
+
+
+def shown_days(response) -> list[str]:
+    return re.findall(
+        r'<th scope="row"><a href="[^"]*">Soirée ([-\d]+)</a>', response.content.decode()
+    )
+
+
+def paging_links(response) -> list[tuple[str, str]]:
+    found = re.findall(
+        r'<p class="earlier"><a href="([^"]*)">((?:Earlier|Later) sessions \(\d+ more\))</a>',
+        response.content.decode(),
+    )
+    return [(html.unescape(href), text) for href, text in found]
+
+
+def test_the_player_page_shows_the_latest_sessions_and_pages_back(client):
+    club = long_club()
+    ana = club.players.get(name="Ana")
+    url = reverse("club_player", args=[club.token, ana.pk])
+    latest = client.get(url)
+    assert shown_days(latest) == [day(n) for n in range(45, 25, -1)]
+    assert paging_links(latest) == [(f"{url}?before=26", "Earlier sessions (25 more)")]
+    # The figures are over all 45 sessions: Ana's 7 wins in a row are all on earlier pages.
+    page = latest.content.decode()
+    assert "7 sessions won in a row" in page
+    assert "hand 1 of “Soirée 2026-01-01”" in page
+
+    earlier = client.get(f"{url}?before=26")
+    assert shown_days(earlier) == [day(n) for n in range(25, 5, -1)]
+    assert paging_links(earlier) == [
+        (url, "Later sessions (20 more)"),
+        (f"{url}?before=6", "Earlier sessions (5 more)"),
+    ]
+    first = client.get(f"{url}?before=6")
+    assert shown_days(first) == [day(n) for n in range(5, 0, -1)]
+    assert paging_links(first) == [(f"{url}?before=26", "Later sessions (40 more)")]
+
+
+@pytest.mark.parametrize(
+    "before", ["", "x", "0", "1", "-4", "2.5", "1e3", "46", "9" * 5000, "%00", "26&before=x"]
+)
+def test_a_bad_before_shows_the_latest_sessions(client, before):
+    club = long_club(22, wins=())
+    ana = club.players.get(name="Ana")
+    response = client.get(reverse("club_player", args=[club.token, ana.pk]) + "?before=" + before)
+    assert response.status_code == 200
+    assert shown_days(response) == [day(n) for n in range(22, 2, -1)]
+
+
+def test_the_read_only_player_page_pages_on_its_own_link(client):
+    club = long_club(22, wins=())
+    ana = club.players.get(name="Ana")
+    url = reverse("view_club_player", args=[club.view_token, ana.pk])
+    latest = client.get(url)
+    assert paging_links(latest) == [(f"{url}?before=3", "Earlier sessions (2 more)")]
+    earlier = client.get(f"{url}?before=3")
+    assert shown_days(earlier) == [day(2), day(1)]
+    assert paging_links(earlier) == [(url, "Later sessions (20 more)")]
+    for response in (latest, earlier):
+        assert club.token not in response.content.decode()
 
 
 def test_player_page(client):

@@ -375,3 +375,89 @@ def test_stored_standings_follow_a_changed_session(club):
     assert change.done
     # Hand 2 of B gave Chloé +35: it is gone.
     assert lines(clubs.standings(club))["Chloé"].points == before - 35
+
+
+def long_club(count: int = 45, wins=(0, 1, 2, *range(10, 17))):
+    """``count`` sessions at 3 players, one a day from 2026-01-01: a garde with 2 bouts and
+    51 points, made by 10: (25 + 10) × 2 = 70 a defender, +140 the taker. Ana takes in the
+    sessions numbered ``wins`` (from 0; she wins them), Ben in the others."""
+    club = clubs.create_club("Long")
+    for number in range(count):
+        day = date(2026, 1, 1).toordinal() + number
+        taker = 0 if number in wins else 1
+        hand = scoring.Hand(3, taker, "garde", 2, 51)
+        session(club, ["Ana", "Ben", "Chloé"], [(0, hand)], date.fromordinal(day).isoformat())
+    return club
+
+
+def days(record) -> list[str]:
+    return [row["sheet"].name.removeprefix("Soirée ") for row in record.sessions]
+
+
+def day(number: int) -> str:
+    """The date of session ``number`` of ``long_club`` (from 1)."""
+    return date.fromordinal(date(2026, 1, 1).toordinal() + number - 1).isoformat()
+
+
+def test_a_player_record_shows_a_page_of_sessions_and_figures_over_all():
+    club = long_club()
+    ana = club.players.get(name="Ana")
+    record = clubs.player_record(club, ana)
+    assert record.session_count == 45
+    # The latest 20, newest first: sessions 45 … 26; 25 earlier, the next page before 26.
+    assert days(record) == [day(n) for n in range(45, 25, -1)]
+    assert (record.hidden, record.later, record.earlier_page) == (25, 0, 26)
+    # Ana won sessions 1–3 and 11–17 (numbered from 1): the longest run is 7, all on
+    # earlier pages; her hands: +140 when she took, −70 otherwise.
+    assert record.session_streak == 7
+    assert record.best_streak == 1
+    assert (record.best["score"], record.best["sheet"].name) == (140, "Soirée " + day(1))
+    assert (record.worst["score"], record.worst["sheet"].name) == (-70, "Soirée " + day(4))
+    assert [(c.contract, c.taken, c.made) for c in record.contracts] == [("garde", 10, 10)]
+    assert record.partners == []
+    assert all(row["total"] == -70 and row["rank"] == 2 for row in record.sessions)
+
+    earlier = clubs.player_record(club, ana, before=26)
+    assert days(earlier) == [day(n) for n in range(25, 5, -1)]
+    # 20 later: the latest page, its plain link.
+    assert (earlier.hidden, earlier.later, earlier.earlier_page, earlier.later_page) == (
+        5,
+        20,
+        6,
+        None,
+    )
+    # Index k is session 25 − k: 18 lost, 17 … 11 won, 10 lost.
+    won = [(r["total"], r["won"]) for r in earlier.sessions]
+    assert won[7:16] == [(-70, False)] + [(140, True)] * 7 + [(-70, False)]
+    assert earlier.session_streak == 7
+
+    first = clubs.player_record(club, ana, before=6)
+    assert days(first) == [day(n) for n in range(5, 0, -1)]
+    assert (first.hidden, first.later, first.later_page) == (0, 40, 26)
+    second = clubs.player_record(club, ana, before=2)
+    assert days(second) == [day(1)]
+    assert (second.hidden, second.later, second.later_page) == (0, 44, 22)
+
+
+@pytest.mark.parametrize("before", [None, 0, 1, -3, 46, 10**30])
+def test_a_player_record_out_of_range_shows_the_latest_page(before):
+    club = long_club(22, wins=())
+    record = clubs.player_record(club, club.players.get(name="Ana"), before=before)
+    assert days(record) == [day(n) for n in range(22, 2, -1)]
+    assert (record.hidden, record.later, record.earlier_page) == (2, 0, 3)
+    assert record.best["score"] == -70
+    assert record.session_streak == 0
+    assert record.contracts == []
+
+
+def test_a_player_record_reads_a_constant_number_of_queries():
+    counts = []
+    for size in (4, 45):
+        club = long_club(size)
+        ana = club.players.get(name="Ana")
+        for before in (None, 3):
+            with CaptureQueriesContext(connection) as captured:
+                record = clubs.player_record(club, ana, before=before)
+            counts.append(len(captured))
+        assert record.session_count == size
+    assert len(set(counts)) == 1

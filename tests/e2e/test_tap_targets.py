@@ -145,6 +145,15 @@ def test_every_tap_target_is_44_px(open_page, profile, language):
     player = club.players.order_by("pk").first()
     page.goto(f"/c/{club.token}/players/{player.pk}/")
     check("club player")
+    # Enough sessions for the player's page to page back (20 at once) and forth.
+    for number in range(21):
+        clubs.start_session(club, f"Soirée {number}", FIVE, 0)
+    page.goto(f"/c/{club.token}/players/{player.pk}/")
+    expect(page.locator("p.earlier a")).to_have_count(1)
+    check("club player, earlier sessions link")
+    page.goto(f"/cv/{club.view_token}/players/{player.pk}/?before=3")
+    expect(page.locator("p.earlier a")).to_have_count(1)
+    check("read-only club player, later sessions link")
     page.goto(f"/c/{club.token}/new/")
     check("club, new session")
     page.goto(f"/c/{club.token}/settings/")
