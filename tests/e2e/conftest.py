@@ -5,10 +5,12 @@ browser tests skip (with the reason below); nothing else makes them skip.
 """
 
 import os
+import threading
 from importlib import resources
 from pathlib import Path
 
 import pytest
+from django.core.handlers.wsgi import WSGIHandler
 from django.utils import translation
 from playwright.sync_api import sync_playwright
 
@@ -68,8 +70,44 @@ def device(playwright, name: str) -> dict:
     return descriptor
 
 
+class InFlight:
+    """The live server's requests being answered: a test's pages (polling every 2 s) may still
+    be asked something when the test ends, and the in-memory test database cannot be emptied
+    for the next test while the server reads it."""
+
+    def __init__(self):
+        self.count = 0
+        self.idle = threading.Condition()
+
+    def __call__(self, handler):
+        def counted(wsgi, environ, start_response):
+            with self.idle:
+                self.count += 1
+            try:
+                return handler(wsgi, environ, start_response)
+            finally:
+                with self.idle:
+                    self.count -= 1
+                    self.idle.notify_all()
+
+        return counted
+
+    def wait(self, timeout: float = 10) -> None:
+        with self.idle:
+            assert self.idle.wait_for(lambda: self.count == 0, timeout), "the server stayed busy"
+
+
+@pytest.fixture(scope="session")
+def in_flight():
+    counter = InFlight()
+    original = WSGIHandler.__call__
+    WSGIHandler.__call__ = counter(original)
+    yield counter
+    WSGIHandler.__call__ = original
+
+
 @pytest.fixture
-def open_page(playwright, browser, live_server):
+def open_page(playwright, browser, live_server, in_flight):
     """A fresh browser profile (no cookies) on a device; returns its page, at the live server."""
     contexts = []
 
@@ -89,6 +127,8 @@ def open_page(playwright, browser, live_server):
     yield open_
     for context in contexts:
         context.close()
+    # The pages are closed: let the server finish what they asked before the database is reset.
+    in_flight.wait()
 
 
 @pytest.fixture(autouse=True)

@@ -1,10 +1,8 @@
 """What only a phone's screen shows: the totals stay in view, and nothing scrolls sideways."""
 
 import json
-import time
 
 import pytest
-from django.db import OperationalError
 from playwright.sync_api import Page, expect
 
 from scoresheet import backup, scoring, writes
@@ -159,16 +157,9 @@ def big_sheet(seats: int):
     """A session of ``seats`` seats (6: the dealer sits out, RULES.md §6) with 20-character
     names and six-digit totals."""
     rules = scoring.Rules(dealer_sits_out=seats == 6)
-    for attempt in range(5):
-        try:
-            return writes.create_sheet(
-                "Grand tournoi", TWENTY[:seats], 0, rules=rules, hands=huge_hands(seats, rules)
-            )
-        except OperationalError:
-            # The live server may still be answering the last test's page (the in-memory test
-            # database locks a table while it reads): that page is gone; write once it is done.
-            time.sleep(0.2 * (attempt + 1))
-    raise AssertionError("the test database stayed locked")
+    return writes.create_sheet(
+        "Grand tournoi", TWENTY[:seats], 0, rules=rules, hands=huge_hands(seats, rules)
+    )
 
 
 def boxes_of(page: Page) -> dict:
