@@ -30,6 +30,8 @@ def concurrent_db(transactional_db, tmp_path):
     memory.ensure_connection()
     copy_of = sqlite3.connect(path)
     memory.connection.backup(copy_of)
+    # WAL once and for all, before threads connect at once (switching needs the file alone).
+    copy_of.execute("PRAGMA journal_mode=WAL")
     copy_of.close()
     connections.settings["default"] = {**original, "NAME": str(path)}
     connections["default"] = connections.create_connection("default")
