@@ -111,7 +111,7 @@ def create_club(
     except IntegrityError:
         made = writes.made_by(key, SpentKey.Made.CLUB) if key is not None else None
         if made is None:
-            raise
+            raise writes.KeyTaken from None
         # Sent twice at once: the other one made it.
         return ClubChange(made, done=False, already=True)
     return ClubChange(club)

@@ -226,7 +226,7 @@ def start_sheet(
             # Sent twice at once: the other one made it (its key is the one that failed).
             made = made_by(key, SpentKey.Made.SHEET)
             if made is None:
-                raise
+                raise KeyTaken from None
         else:
             return Change(sheet, None, None)
     return Change(made, None, None, done=False, already=True)
