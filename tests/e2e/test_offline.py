@@ -248,29 +248,43 @@ def test_a_hand_whose_answer_was_lost_and_that_was_deleted_meanwhile_is_not_stor
     that as done and empties, and nothing is stored twice (issue 20)."""
     phone = opened(open_page, sheet)
     page = phone.page
-    lost = []
+    answers = []
+    deleted = []
 
     def answer_lost(route):
-        if route.request.method == "POST" and not lost:
-            # The request reaches the server; its answer does not reach the phone.
-            lost.append(route.fetch().status)
-            route.abort("connectionreset")
-        else:
+        if route.request.method != "POST":
             route.continue_()
+        elif not answers:
+            # The request reaches the server; its answer does not reach the phone.
+            answers.append(route.fetch().text())
+            route.abort("connectionreset")
+        elif not deleted:
+            # A retry before the other phone deleted the hand: still no network.
+            route.abort("internetdisconnected")
+        else:
+            response = route.fetch()
+            answers.append(response.text())
+            route.fulfill(response=response)
 
     page.route("**/hands/new/", answer_lost)
     enter(phone, SAMPLE[0][0])
+    for _ in range(100):
+        if answers:
+            break
+        page.wait_for_timeout(100)
+    # Sent, stored, its answer lost: the row is waiting again.
     expect(phone.row(1).locator(".queue-status")).to_have_text("Waiting to be sent")
-    assert lost == [200]
     stored = Hand.objects.get(sheet=sheet)
     # Another phone deletes it.
     writes.delete_hand(sheet.token, stored.key)
+    deleted.append(True)
     assert not Hand.objects.filter(sheet=sheet).exists()
     # The network comes back: the queue sends the hand again, with its key.
     page.context.set_offline(True)
     page.context.set_offline(False)
     phone.expect_confirmed()
-    expect(page.locator("#flash")).to_contain_text("This hand was already saved")
+    assert len(answers) == 2
+    assert "This hand was already saved; it is not saved again." in answers[1]
     expect(page.locator("#hands .hand")).to_have_count(0)
     phone.expect_totals(NAMES, [0, 0, 0, 0])
     assert not Hand.objects.filter(sheet=sheet).exists()
@@ -278,6 +292,7 @@ def test_a_hand_whose_answer_was_lost_and_that_was_deleted_meanwhile_is_not_stor
     # Reopened, nothing waits and nothing is sent again.
     page.goto(sheet.get_absolute_url())
     expect(page.locator("#hands .hand")).to_have_count(0)
+    assert len(answers) == 2
     assert not Hand.objects.filter(sheet=sheet).exists()
 
 
