@@ -22,7 +22,7 @@ WIDTH, HEIGHT = 1200, 630
 VERSION = 1
 FONTS = Path(__file__).resolve().parent / "fonts"
 MARGIN = 56
-HEADER = 156
+HEADER = 140
 FOOTER = 64
 ELLIPSIS = "…"
 
