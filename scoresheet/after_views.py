@@ -79,7 +79,11 @@ def summary_png(request, token):
         raise Http404
     language = translation.get_language()
     etag = f'"{found}-{language}-{summary_image.VERSION}"'
-    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+    # Compared weakly (RFC 9110): GZipMiddleware sends it back as W/"…".
+    asked = {
+        tag.removeprefix("W/") for tag in parse_etags(request.headers.get("If-None-Match", ""))
+    }
+    if etag in asked or "*" in asked:
         response = HttpResponseNotModified()
     else:
         sheet = get_sheet(token, readonly=True)

@@ -108,6 +108,16 @@ def test_the_picture_is_cached_by_revision_and_language(client, played):
     assert changed.content != first.content
 
 
+def test_a_compressed_pictures_weak_etag_is_recognised(client, played):
+    """GZipMiddleware makes the ETag weak (W/"…"), as a browser then sends it back."""
+    url = reverse("view_summary_png", args=[played.view_token])
+    etag = client.get(url, HTTP_ACCEPT_ENCODING="gzip")["ETag"]
+    assert etag.startswith('W/"')
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    assert client.get(url, HTTP_IF_NONE_MATCH='W/"0-xx-1", ' + etag).status_code == 304
+    assert client.get(url, HTTP_IF_NONE_MATCH='"other"').status_code == 200
+
+
 def test_the_picture_answers_304_with_one_query(client, played, django_assert_num_queries):
     url = reverse("view_summary_png", args=[played.view_token])
     etag = client.get(url)["ETag"]

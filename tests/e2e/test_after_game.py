@@ -12,7 +12,9 @@ from pypdf import PdfReader
 
 from scoresheet import scoring, writes
 from scoresheet.models import Sheet
+from tests.e2e.conftest import DESKTOP
 from tests.e2e.sheet_page import signed
+from tests.e2e.test_accessibility import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -180,3 +182,19 @@ def test_the_whole_session_prints_on_a4(open_page):
     # A hand's row is never split over two pages: each page ends with a whole row.
     rows = re.findall(r"\b(\d{1,2}) (?:Ana|Ben|Chloé|Dan|Élise|François)", flat)
     assert [int(n) for n in rows] == list(range(1, 46))
+
+
+@pytest.mark.parametrize("profile", ["Pixel 7", DESKTOP])
+def test_axe_finds_nothing_serious_after_the_game(open_page, axe_script, profile):
+    sheet = long_session(12)
+    page = open_page(profile, bypass_csp=True)
+    found = {}
+    for url in (
+        f"/s/{sheet.token}/summary/",
+        f"/v/{sheet.view_token}/summary/",
+        f"/s/{sheet.token}/print/",
+    ):
+        page.goto(url)
+        page.wait_for_load_state()
+        found[url] = axe_violations(page, axe_script)
+    assert {url: problems for url, problems in found.items() if problems} == {}
