@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
@@ -93,7 +94,7 @@ def test_share_the_results_hands_the_text_and_the_picture_to_the_phone(open_page
     assert sheet.token not in json.dumps(shared)
     assert shared["files"] == [
         {
-            "name": f"Vendredi à six {sheet.created:%Y-%m-%d}.png",
+            "name": f"Vendredi à six {timezone.localtime(sheet.created):%Y-%m-%d}.png",
             "type": "image/png",
             "size": shared["files"][0]["size"],
         }
