@@ -2,8 +2,9 @@
 stored, at the same cost at 10 hands and 10,000.
 
 The figures come from the sheet's stored totals and statistics' counters (``stats.Counters``)
-and from three queries over the hands, each answered by the database in one pass (no hand is
-read into Python, none is scored again):
+and from at most three queries over the hands (the third lists the chelems, when there are
+some), each answered by the database in one pass: no hand is read into Python, none is scored
+again.
 
 - **Places**: by total, best first; equal totals share a place, and the next place counts
   the players before it (1, 1, 3), as the sheet's ranks do.
@@ -172,9 +173,12 @@ def most_takes(counters: stats.Counters, names: list[str]) -> tuple[Taker, ...]:
     )
 
 
-def read(sheet: Sheet) -> Summary:
-    """The summary of ``sheet`` from its stored data: four queries whatever its length."""
-    names = list(sheet.seats.values_list("name", flat=True))
+def read(sheet: Sheet, names: list[str] | None = None) -> Summary:
+    """The summary of ``sheet`` from its stored data, whatever its length: the seats (unless
+    the caller gives their ``names``), the hands' aggregate, the biggest swing, and the
+    chelems' hands when there are some."""
+    if names is None:
+        names = list(sheet.seats.values_list("name", flat=True))
     counters = stats.Counters.from_data(sheet.statistics, len(names))
     chelem_made = Q(chelem__in=MADE_CHELEMS) | Q(defence_chelem=True)
     figures = sheet.hands.aggregate(
