@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 import uuid
 from pathlib import Path
 
@@ -110,6 +111,38 @@ def measure(call, repeat: int) -> dict:
     }
 
 
+def first_byte(call, repeat: int) -> float:
+    """Median time (ms) from the request to the first chunk of its body."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        response = call()
+        if response.streaming:
+            stream = iter(response.streaming_content)
+            next(stream, b"")
+            times.append((time.perf_counter() - started) * 1000)
+            for _chunk in stream:
+                pass
+        else:
+            times.append((time.perf_counter() - started) * 1000)
+        response.close()
+    return statistics.median(times)
+
+
+def peak_memory(call) -> int:
+    """The most memory (bytes) Python held while producing and consuming one response."""
+    tracemalloc.start()
+    try:
+        response = call()
+        if response.streaming:
+            for _chunk in response.streaming_content:
+                pass
+        response.close()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def server_figures(sheet, repeat: int) -> dict:
     from django.test import Client
 
@@ -145,6 +178,19 @@ def server_figures(sheet, repeat: int) -> dict:
         ),
         "csv": measure(lambda: client.get(base + "export.csv"), slow),
         "backup": measure(lambda: client.get(base + "backup.json"), slow),
+        # Issue 23: after the game.
+        "xlsx": measure(lambda: client.get(base + "export.xlsx"), slow),
+        "summary": measure(lambda: client.get(base + "summary/"), slow),
+        "picture": measure(lambda: client.get(f"/v/{sheet.view_token}/summary.png"), slow),
+        "print": measure(lambda: client.get(base + "print/"), slow),
+        "first_byte": {
+            name: first_byte(lambda name=name: client.get(base + name), slow)
+            for name in ("export.csv", "backup.json", "export.xlsx", "print/")
+        },
+        "peak_kb": {
+            name: peak_memory(lambda name=name: client.get(base + name)) // 1024
+            for name in ("export.csv", "backup.json", "export.xlsx")
+        },
     }
 
 
@@ -196,8 +242,14 @@ def main():
     print(json.dumps(results))
 
 
+# Issue 23's budget for the files at 10,000 hands: server time and first byte.
+FILE_BUDGET = {"csv": "export.csv", "xlsx": "export.xlsx", "backup": "backup.json"}
+SERVER_TIME_MS = 300
+FIRST_BYTE_MS = 50
+
+
 def report(results: dict, rows: list, tables: list[int], sizes: list[int]) -> None:
-    actions = ("sheet", "save", "preview", "csv", "backup")
+    actions = ("sheet", "save", "preview", "csv", "backup", "xlsx", "summary", "picture", "print")
     print(f"database: {results['database']}\n")
     print(f"{'players':>7} {'hands':>6}  " + "  ".join(f"{a + ' q/ms/KB':>20}" for a in actions))
     for players, size, figures in rows:
@@ -223,6 +275,37 @@ def report(results: dict, rows: list, tables: list[int], sizes: list[int]) -> No
             f"{players} players, saved-hand response: {save['bytes']} bytes "
             f"({save['gzip_bytes']} gzipped)"
         )
+    print()
+    print("after the game (issue 23): server time, first byte, peak Python memory")
+    for players in tables:
+        for size in sizes:
+            figures = results[f"{players}p_{size}"]
+            for action, path in FILE_BUDGET.items():
+                ms, first = figures[action]["ms"], figures["first_byte"][path]
+                budget = ""
+                if size >= 10_000:
+                    fits = ms <= SERVER_TIME_MS and first <= FIRST_BYTE_MS
+                    budget = (
+                        f"  target ≤ {SERVER_TIME_MS} ms, first byte ≤ {FIRST_BYTE_MS} ms: "
+                        + ("met" if fits else "MISSED")
+                    )
+                print(
+                    f"{players}p {size:>6,} hands  {action:<7} {ms:>8.1f} ms  first byte "
+                    f"{first:>7.1f} ms  peak {figures['peak_kb'][path]:>6,} KB{budget}"
+                )
+            print(
+                f"{players}p {size:>6,} hands  print   first byte "
+                f"{figures['first_byte']['print/']:.1f} ms, whole page "
+                f"{figures['print']['ms']:.1f} ms; summary {figures['summary']['ms']:.1f} ms "
+                f"({figures['summary']['queries']} queries), picture "
+                f"{figures['picture']['ms']:.1f} ms"
+            )
+        first, last = results[f"{players}p_{sizes[0]}"], results[f"{players}p_{sizes[-1]}"]
+        ratios = ", ".join(
+            f"{name} {last['peak_kb'][name] / max(first['peak_kb'][name], 1):.2f}"
+            for name in ("export.csv", "backup.json", "export.xlsx")
+        )
+        print(f"{players}p peak memory ratio {sizes[-1]:,} / {sizes[0]:,} hands: {ratios}")
 
 
 if __name__ == "__main__":

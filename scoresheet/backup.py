@@ -25,7 +25,6 @@ from django.utils.translation import gettext_noop as _
 
 from scoresheet import names as player_names
 from scoresheet import scoring, writes
-from scoresheet import sheet as sheets
 from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Sheet
 
 FORMAT = "tarot-scoresheet/1"
@@ -129,29 +128,73 @@ def card_points(points: Decimal) -> int | float:
     return int(points) if points == points.to_integral_value() else float(points)
 
 
+# What the backup writes of a hand, read as stored (no model instance, no score).
+HAND_COLUMNS = (
+    "passed",
+    "dealer",
+    "taker",
+    "contract",
+    "bouts",
+    "points",
+    "partner",
+    "petit_au_bout",
+    "poignees",
+    "chelem",
+    "defence_chelem",
+    "miseres",
+)
+# Hands read per query round trip by the exports: one query, its rows fetched in chunks.
+CHUNK = 2000
+
+
+def by_seat(mapping: dict) -> dict:
+    """A stored {"seat": value} mapping in seat order ("10" after "9")."""
+    return dict(sorted(mapping.items(), key=lambda item: int(item[0])))
+
+
 def hand_data(hand: Hand) -> dict:
     """One stored hand in the backup format."""
-    if hand.passed:
-        return {"passed": True, "dealer": hand.dealer}
+    return stored_hand_data(tuple(getattr(hand, column) for column in HAND_COLUMNS))
+
+
+def stored_hand_data(values: tuple) -> dict:
+    """One hand in the backup format, from its ``HAND_COLUMNS`` as the database gives them."""
+    (passed, dealer, taker, contract, bouts, points, partner, petit, poignees, chelem,
+     defence_chelem, miseres) = values  # fmt: skip
+    if passed:
+        return {"passed": True, "dealer": dealer}
     data = {
-        "dealer": hand.dealer,
-        "taker": hand.taker,
-        "contract": hand.contract,
-        "bouts": hand.bouts,
-        "points": card_points(hand.points),
-        "partner": hand.partner,
-        "petit_au_bout": hand.petit_au_bout or None,
-        "poignees": dict(sorted(hand.poignees.items(), key=lambda item: int(item[0]))),
-        "chelem": hand.chelem or None,
-        "defence_chelem": hand.defence_chelem,
+        "dealer": dealer,
+        "taker": taker,
+        "contract": contract,
+        "bouts": bouts,
+        "points": card_points(points),
+        "partner": partner,
+        "petit_au_bout": petit or None,
+        "poignees": by_seat(poignees),
+        "chelem": chelem or None,
+        "defence_chelem": defence_chelem,
     }
-    if hand.miseres:
-        data["miseres"] = dict(sorted(hand.miseres.items(), key=lambda item: int(item[0])))
+    if miseres:
+        data["miseres"] = by_seat(miseres)
     return data
+
+
+def stored_hands(sheet: Sheet) -> Iterator[dict]:
+    """The sheet's hands in the backup format, in play order: one query, read in chunks, only
+    the columns the backup writes."""
+    hands = sheet.hands.order_by("number").values_list(*HAND_COLUMNS)
+    for values in hands.iterator(chunk_size=CHUNK):
+        yield stored_hand_data(values)
 
 
 def dump(sheet: Sheet) -> dict:
     """Everything the app stores about a sheet, as the backup's JSON object."""
+    return {**dump_head(sheet), "hands": list(stored_hands(sheet))}
+
+
+def dump_head(sheet: Sheet) -> dict:
+    """The backup's object without its hands."""
     return {
         "format": FORMAT,
         "name": sheet.name,
@@ -160,20 +203,36 @@ def dump(sheet: Sheet) -> dict:
         "players": list(sheet.seats.values_list("name", flat=True)),
         "first_dealer": sheet.first_dealer,
         "rules": sheet.game_rules.to_data(),
-        "hands": [hand_data(hand) for hand in sheet.hands.iterator(chunk_size=500)],
     }
 
 
 def dumps(data: dict) -> str:
     """The backup as text: one hand per line, readable and well under the size limit."""
-    head = [
+    head = {key: value for key, value in data.items() if key != "hands"}
+    return "".join(backup_lines(head, iter(data["hands"])))
+
+
+def backup_lines(head: dict, hands: Iterator[dict]) -> Iterator[str]:
+    """The backup's text in pieces, a hand a line: ``dumps``, streamed."""
+    lines = [
         f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
-        for key, value in data.items()
-        if key != "hands"
+        for key, value in head.items()
     ]
-    hands = ",\n".join(f"    {json.dumps(hand, ensure_ascii=False)}" for hand in data["hands"])
-    body = f'  "hands": [\n{hands}\n  ]' if hands else '  "hands": []'
-    return "{\n" + ",\n".join([*head, body]) + "\n}\n"
+    first = next(hands, None)
+    if first is None:
+        yield "{\n" + ",\n".join([*lines, '  "hands": []']) + "\n}\n"
+        return
+    yield "{\n" + ",\n".join([*lines, '  "hands": [']) + "\n"
+    yield f"    {json.dumps(first, ensure_ascii=False)}"
+    for hand in hands:
+        yield f",\n    {json.dumps(hand, ensure_ascii=False)}"
+    yield "\n  ]\n}\n"
+
+
+def dump_lines(sheet: Sheet) -> Iterator[str]:
+    """The sheet's backup file, streamed: the text of ``dumps(dump(sheet))``, its hands read
+    in chunks as they are written."""
+    return backup_lines(dump_head(sheet), stored_hands(sheet))
 
 
 # JSON backup: reading and checking
@@ -542,59 +601,100 @@ def csv_header(names: list[str]) -> list[str]:
     ]
 
 
-def csv_row(row: sheets.Row, names: list[str]) -> list:
-    """A hand's CSV row: what was played, its result, then each player's score."""
-    dealer = names[row.dealer]
-    if row.passed:
-        return [row.number, dealer, "", "", "", "", "", gettext("Everyone passed")]
-    hand, detail = row.hand, row.breakdown
-    partner = ""
-    if hand.partner is not None:
-        partner = names[hand.partner]
-    elif detail.players == 5:
-        partner = gettext("alone")
-    result = gettext("made by %(diff)s") if detail.made else gettext("lost by %(diff)s")
-    chelem = [str(Chelem(hand.chelem).label)] if hand.chelem else []
-    if hand.defence_chelem:
-        chelem.append(gettext("by the defence"))
+# What the CSV writes of a hand, read as stored: its inputs and its stored scores.
+CSV_COLUMNS = (
+    "number",
+    "dealer",
+    "passed",
+    "taker",
+    "partner",
+    "contract",
+    "bouts",
+    "points",
+    "petit_au_bout",
+    "poignees",
+    "chelem",
+    "defence_chelem",
+    "miseres",
+    "scores",
+)
+CONTRACT_LABELS = dict(Contract.choices)
+POIGNEE_LABELS = dict(Poignee.choices)
+
+
+class CsvWords:
+    """The words of the CSV's cells in the active language, translated once per file."""
+
+    def __init__(self):
+        self.passed = gettext("Everyone passed")
+        self.alone = gettext("alone")
+        self.made = gettext("made by %(diff)s")
+        self.lost = gettext("lost by %(diff)s")
+        self.by_defence = gettext("by the defence")
+        self.camps = {value: str(label) for value, label in Camp.choices}
+        self.chelems = {value: str(label) for value, label in Chelem.choices}
+
+
+def csv_line(values: tuple, names: list[str], alone: bool, words: CsvWords) -> list:
+    """A hand's CSV cells from its ``CSV_COLUMNS`` (scores aside): what was played and its
+    result (``scoring.result``: no breakdown). ``alone``: the hand is played by 5, so a taker
+    without a partner called themselves."""
+    (number, dealer, passed, taker, partner, contract, bouts, points, petit, poignees, chelem,
+     defence_chelem, miseres, _scores) = values  # fmt: skip
+    if passed:
+        return [number, names[dealer], "", "", "", "", "", words.passed]
+    made, diff = scoring.result(bouts, points)
+    chelems = [words.chelems[chelem]] if chelem else []
+    if defence_chelem:
+        chelems.append(words.by_defence)
     return [
-        row.number,
-        dealer,
-        names[hand.taker],
-        partner,
-        Contract(hand.contract).label,
-        hand.bouts,
-        card_points(detail.points),
-        result % {"diff": detail.diff},
-        str(Camp(hand.petit_au_bout).label) if hand.petit_au_bout else "",
+        number,
+        names[dealer],
+        names[taker],
+        names[partner] if partner is not None else words.alone if alone else "",
+        CONTRACT_LABELS[contract],
+        bouts,
+        card_points(points),
+        (words.made if made else words.lost) % {"diff": diff},
+        words.camps[petit] if petit else "",
         "; ".join(
-            f"{names[seat]}: {Poignee(size).label}" for seat, size in sorted(hand.poignees.items())
+            f"{names[int(seat)]}: {POIGNEE_LABELS[size]}"
+            for seat, size in by_seat(poignees).items()
         ),
-        ", ".join(chelem),
+        ", ".join(chelems),
         "; ".join(
-            f"{names[seat]}: {count}" for seat, count in sorted(hand.miseres.items()) if count
+            f"{names[int(seat)]}: {count}" for seat, count in by_seat(miseres).items() if count
         ),
     ]
 
 
 def csv_rows(sheet: Sheet) -> Iterator[list]:
-    """The CSV's rows: a header, one row per hand in play order, then the totals."""
+    """The CSV's rows: a header, one row per hand in play order, then the totals and the
+    rules. Numbers are ints (floats for half points), everything else text."""
     names = list(sheet.seats.values_list("name", flat=True))
     players = len(names)
     rules = sheet.game_rules
     header = csv_header(names)
     yield header
     blank = [""] * (len(header) - players)
-    # One query read in chunks: a long session streams without being held in memory. The
-    # scores are the stored ones, so the file and the sheet cannot disagree.
-    for stored in sheet.hands.iterator(chunk_size=500):
-        row = stored.row(players, rules)
-        line = csv_row(row, names)
-        yield [*line, *blank[len(line) :], *row.scores]
+    words = CsvWords()
+    alone = rules.players(players) == 5
+    # One query read in chunks, only the columns written: a long session streams without
+    # being held in memory. The scores are the stored ones, so the file and the sheet cannot
+    # disagree, and no hand is scored again.
+    hands = sheet.hands.order_by("number").values_list(*CSV_COLUMNS)
+    for values in hands.iterator(chunk_size=CHUNK):
+        line = csv_line(values, names, alone, words)
+        yield [*line, *blank[len(line) :], *values[-1]]
     yield [gettext("Total"), *blank[1:], *sheet.totals]
     # The rules every score above was computed under (RULES.md §6: "FFT" or the house rules).
+    yield [gettext("Rules"), rules_text(rules)]
+
+
+def rules_text(rules: scoring.Rules) -> str:
+    """The CSV's rules line: "FFT", or the house rules in words."""
     words = [gettext(rule) for rule in rules.describe()] or ["FFT"]
-    yield [gettext("Rules"), "; ".join(words)]
+    return "; ".join(words)
 
 
 class _Echo:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoresheet import club_views
+from scoresheet import after_views, club_views
 
 READ_ONLY = {"readonly": True}
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("club/import/", club_views.club_import, name="club_import"),
     path("c/<str:token>/", club_views.club, name="club"),
     path("c/<str:token>/standings.csv", club_views.standings_csv, name="standings_csv"),
+    path("c/<str:token>/standings.xlsx", after_views.standings_xlsx, name="standings_xlsx"),
     path("c/<str:token>/club.json", club_views.backup_json, name="backup"),
     path("c/<str:token>/players/", club_views.club_players, name="club_players"),
     path("c/<str:token>/players/<int:pk>/", club_views.club_player, name="club_player"),
@@ -25,6 +26,12 @@ urlpatterns = [
         club_views.standings_csv,
         READ_ONLY,
         name="view_standings_csv",
+    ),
+    path(
+        "cv/<str:token>/standings.xlsx",
+        after_views.standings_xlsx,
+        READ_ONLY,
+        name="view_standings_xlsx",
     ),
     path("cv/<str:token>/club.json", club_views.backup_json, READ_ONLY, name="view_backup"),
     path(

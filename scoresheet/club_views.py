@@ -67,7 +67,8 @@ def get_club(token: str, readonly: bool = False) -> Club:
 def club_links(club: Club, readonly: bool) -> dict:
     token, prefix = (club.view_token, "view_") if readonly else (club.token, "")
     found = {
-        name: reverse(prefix + name, args=[token]) for name in ("club", "standings_csv", "backup")
+        name: reverse(prefix + name, args=[token])
+        for name in ("club", "standings_csv", "standings_xlsx", "backup")
     }
     if not readonly:
         for name in ("club_players", "club_new_sheet", "club_attach", "club_settings"):
@@ -186,6 +187,7 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
             for kind in ("month", "year", "all")
         },
         "csv_url": club_links(club, readonly)["standings_csv"] + "?" + urlencode(query),
+        "xlsx_url": club_links(club, readonly)["standings_xlsx"] + "?" + urlencode(query),
         "chart": mark_safe(svg) if names else "",
         "sessions": [
             {

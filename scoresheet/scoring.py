@@ -37,6 +37,7 @@ __all__ = [
     "card_points",
     "check_rules",
     "next_dealer",
+    "result",
     "round_diff",
     "score",
     "validate",
@@ -728,6 +729,16 @@ def warnings(hand: Hand, rules: Rules = FFT) -> list[Problem]:
 def round_diff(diff: int, rounding: int) -> int:
     """``diff`` to the nearest multiple of ``rounding``, halves up (RULES.md §6)."""
     return (2 * diff + rounding) // (2 * rounding) * rounding
+
+
+def result(bouts: int, points: int | float | Decimal | str) -> tuple[bool, int]:
+    """(made, by how much) of a valid hand from its bouts and the attack's card points: the
+    "made by N" / "lost by N" of a stored hand, without its whole ``breakdown`` (RULES.md §2:
+    exactly the target is made; the half point goes to the winning camp). The difference is
+    before any house rounding, as ``Breakdown.diff``."""
+    target = TARGETS[bouts]
+    points = card_points(points)
+    return points >= target, math.ceil(abs(points - target))
 
 
 def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from scoresheet import offline, views
+from scoresheet import after_views, offline, views
 
 READ_ONLY = {"readonly": True}
 
@@ -47,6 +47,10 @@ urlpatterns = [
     path("s/<str:token>/live/", views.live, name="live"),
     path("s/<str:token>/share/", views.share, name="share"),
     path("s/<str:token>/qr.svg", views.qr_code, name="qr"),
+    # After the game (issue 23): the summary, the printed sheet, the spreadsheet.
+    path("s/<str:token>/summary/", after_views.summary_page, name="summary"),
+    path("s/<str:token>/print/", after_views.print_sheet, name="print_sheet"),
+    path("s/<str:token>/export.xlsx", after_views.export_xlsx, name="export_xlsx"),
     # Read-only: a second, independent secret that shows the sheet and changes nothing.
     path("v/<str:token>/", views.sheet, READ_ONLY, name="view_sheet"),
     path("v/<str:token>/export.csv", views.export_csv, READ_ONLY, name="view_export_csv"),
@@ -55,6 +59,11 @@ urlpatterns = [
     path("v/<str:token>/chart/", views.running_totals, READ_ONLY, name="view_chart"),
     path("v/<str:token>/live/", views.live, READ_ONLY, name="view_live"),
     path("v/<str:token>/qr.svg", views.qr_code, READ_ONLY, name="view_qr"),
+    path("v/<str:token>/summary/", after_views.summary_page, READ_ONLY, name="view_summary"),
+    # The picture a shared link shows: under the read-only link only.
+    path("v/<str:token>/summary.png", after_views.summary_png, name="view_summary_png"),
+    path("v/<str:token>/print/", after_views.print_sheet, READ_ONLY, name="view_print_sheet"),
+    path("v/<str:token>/export.xlsx", after_views.export_xlsx, READ_ONLY, name="view_export_xlsx"),
     # The club (issue 16): its own module of URLs.
     path("", include("scoresheet.club_urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, clubs, recent, scoring, stats, writes
+from scoresheet import backup, chart, clubs, recent, scoring, stats, summary, writes
 from scoresheet.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
 from scoresheet.models import Club, Hand, Sheet
 from scoresheet.templatetags.scoresheet import rules_words
@@ -68,7 +68,18 @@ def links(sheet: Sheet, readonly: bool) -> dict:
         token, prefix = sheet.token, ""
     return {
         name: reverse(prefix + name, args=[token])
-        for name in ("sheet", "export_csv", "export_json", "statistics", "chart", "live")
+        for name in (
+            "sheet",
+            "export_csv",
+            "export_json",
+            "statistics",
+            "chart",
+            "live",
+            # After the game (after_views.py, issue 23).
+            "summary",
+            "print_sheet",
+            "export_xlsx",
+        )
     }
 
 
@@ -278,6 +289,9 @@ def sheet(request, token, readonly=False):
     sheet = get_sheet(token, readonly)
     remember(request, sheet, readonly=readonly)
     context = sheet_context(sheet, readonly, before=shown_page(request))
+    if readonly:
+        # A read-only link pasted in a chat shows its card (issue 23); the full link has none.
+        context["og"] = summary.open_graph(request, sheet, context["names"], sheet.get_view_url())
     return render(request, "scoresheet/sheet.html", context)
 
 
@@ -732,10 +746,10 @@ def export_csv(request, token, readonly=False):
 
 @require_GET
 def export_json(request, token, readonly=False):
-    """The sheet's backup: a JSON file that restores it exactly."""
+    """The sheet's backup: a JSON file that restores it exactly, streamed a hand a line."""
     sheet = get_sheet(token, readonly)
-    response = HttpResponse(
-        backup.dumps(backup.dump(sheet)), content_type="application/json; charset=utf-8"
+    response = StreamingHttpResponse(
+        backup.dump_lines(sheet), content_type="application/json; charset=utf-8"
     )
     response["Content-Disposition"] = attachment(backup.filename(sheet, "json"))
     return response

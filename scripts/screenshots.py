@@ -81,6 +81,16 @@ def big_sheet(page, base: str, tmp: Path) -> None:
     page.screenshot(path=DOCS / "chart.png")
 
 
+def summary_pictures(page) -> None:
+    """The big session's summary (issue 23), and the picture a shared link shows."""
+    page.get_by_role("link", name="Summary", exact=True).click()
+    page.wait_for_selector(".standings-table")
+    page.screenshot(path=DOCS / "summary.png", full_page=True)
+    image = page.locator("img.summary-image").get_attribute("src")
+    origin = page.url.split("/s/")[0]
+    (DOCS / "summary-card.png").write_bytes(page.request.get(origin + image).body())
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -193,12 +203,23 @@ def main() -> None:
                 page.get_by_role("link", name="Statistics").click()
                 page.screenshot(path=DOCS / "statistics.png", full_page=True)
                 big_sheet(page, base, Path(tmp))
+                summary_pictures(page)
                 club_page(page, base)
                 browser.close()
         finally:
             server.terminate()
             server.wait()
-    names = ["new-session", "sheet", "chart", "statistics", "hand-form", "hand-preview", "club"]
+    names = [
+        "new-session",
+        "sheet",
+        "chart",
+        "statistics",
+        "hand-form",
+        "hand-preview",
+        "club",
+        "summary",
+        "summary-card",
+    ]
     for name in names:
         print(DOCS / f"{name}.png")
 

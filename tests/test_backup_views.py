@@ -112,8 +112,10 @@ def test_json_export_is_the_backup(client, make_backup):
     assert response["Content-Disposition"].startswith(
         'attachment; filename="Club, table 2 2025-01-03.json"; filename*=UTF-8'
     )
-    assert response.content.decode() == backup.dumps(data)
-    assert json.loads(response.content) == data
+    assert response.streaming
+    body = response.getvalue()
+    assert body.decode() == backup.dumps(data)
+    assert json.loads(body) == data
 
 
 @pytest.mark.parametrize("name", ["export_csv", "export_json"])
@@ -231,12 +233,12 @@ def test_import_form_without_a_form_in_the_context(rf):
 
 def test_export_then_import_gives_the_same_sheet(client, make_backup):
     sheet = backup.load(backup.dumps(make_backup(5)))
-    exported = client.get(reverse("export_json", args=[sheet.token])).content
+    exported = client.get(reverse("export_json", args=[sheet.token])).getvalue()
     response = client.post(reverse("import_backup"), {"backup": upload(exported)})
     restored = Sheet.objects.get(token=client.session["sheets"][0])
     assert response["Location"] == restored.get_absolute_url()
     assert restored.token != sheet.token
-    assert client.get(reverse("export_json", args=[restored.token])).content == exported
+    assert client.get(reverse("export_json", args=[restored.token])).getvalue() == exported
     original = client.get(reverse("export_csv", args=[sheet.token]))
     copy = client.get(reverse("export_csv", args=[restored.token]))
     assert streamed(original) == streamed(copy)

@@ -157,7 +157,7 @@ def test_exports_never_fail_on_a_stored_date_at_the_end_of_the_calendar(client, 
     assert "9999-12-31.csv" in csv["Content-Disposition"]
     backup = client.get(url("export_json", sheet4))
     assert backup.status_code == 200
-    assert json.loads(backup.content)["created"] == "9999-12-31T23:30:00+00:00"
+    assert json.loads(backup.getvalue())["created"] == "9999-12-31T23:30:00+00:00"
     out = io.StringIO()
     call_command("export_session", sheet4.token, stdout=out)
     assert '"created": "9999-12-31T23:30:00+00:00"' in out.getvalue()

@@ -50,7 +50,7 @@ def test_a_restored_copy_is_told_from_its_original(client, sheet4):
     store(sheet4, scoring.Hand(4, 0, "garde", 2, 49))
     Sheet.objects.filter(pk=sheet4.pk).update(created=datetime(2026, 11, 27, 20, 41, tzinfo=PARIS))
     client.get(sheet4.get_absolute_url())
-    copy = backup.load(client.get(reverse("export_json", args=[sheet4.token])).content)
+    copy = backup.load(client.get(reverse("export_json", args=[sheet4.token])).getvalue())
     client.get(copy.get_absolute_url())
     first, second = cards(home(client))
     # Newest first: the copy, then the original; same name, date and hands, one says restored.

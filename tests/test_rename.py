@@ -232,7 +232,7 @@ def test_the_csv_and_the_backup_follow(client, renamed):
     assert "Ana" not in rows[0]
     assert "Zoé" in rows[1]  # the taker of hand 1
     backup = client.get(reverse("export_json", args=[renamed.token]))
-    data = json.loads(backup.content)
+    data = json.loads(backup.getvalue())
     assert data["name"] == "Samedi"
     assert data["players"] == ["Zoé", "Ben", "Chloé", "Dan"]
     assert "Samedi" in backup["Content-Disposition"]

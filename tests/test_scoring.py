@@ -30,6 +30,7 @@ from scoresheet.scoring import (
     breakdown,
     check_rules,
     next_dealer,
+    result,
     round_diff,
     score,
     validate,
@@ -393,6 +394,12 @@ def test_threshold(players, bouts, points, made, diff):
     assert detail.made is made
     assert detail.diff == diff
     assert detail.per_defender == (25 + diff if made else -(25 + diff))
+
+
+@pytest.mark.parametrize(("players", "bouts", "points", "made", "diff"), THRESHOLDS)
+def test_result_at_the_threshold(players, bouts, points, made, diff):
+    # RULES.md §2's thresholds, by the short way the exports and the printed sheet take.
+    assert result(bouts, points) == (made, diff)
 
 
 @pytest.mark.parametrize(("announcements", "won", "lost"), BONUSES)
@@ -1386,3 +1393,12 @@ def test_rules_round_trip_and_hash(rules):
     assert {rules: "session"}[Rules(**data)] == "session"
     assert rules.is_fft is (rules == FFT)
     assert rules.is_fft is (rules.describe() == [])
+
+
+@given(session_hands())
+def test_result_is_the_breakdowns(drawn):
+    """The exports' "made / lost by N" (scoring.result, from bouts and points alone) is what the
+    whole breakdown says, under any house rules and at any table."""
+    rules, hand = drawn
+    detail = breakdown(hand, rules)
+    assert result(hand.bouts, hand.points) == (detail.made, detail.diff)

@@ -93,6 +93,16 @@ def misere_text(detail: scoring.Breakdown, names) -> str:
 
 
 @register.filter
+def duration(value) -> str:
+    """A time span in hours and minutes, "2 h 05 min", or "45 min" under an hour."""
+    minutes = int(value.total_seconds() // 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return gettext("%(hours)s h %(minutes)02d min") % {"hours": hours, "minutes": minutes}
+    return gettext("%(minutes)s min") % {"minutes": minutes}
+
+
+@register.filter
 def minus(value: int) -> str:
     """−42 with a true minus sign, 106 with no sign."""
     return f"−{-value}" if value < 0 else str(value)

@@ -1,0 +1,97 @@
+"""The printed sheet (feuille de marque): every hand's line, read from what is stored a chunk
+at a time, so that printing a long session never holds it whole.
+
+A line is what the paper shows: the hand's number, who dealt, who took (and called, at 5),
+the contract with its bouts and points, the result (``scoring.result``: no breakdown), and each
+seat's score and running total as stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+
+from scoresheet import scoring
+from scoresheet.models import Contract, Sheet
+
+# Hands read and rendered at a time.
+CHUNK = 500
+COLUMNS = (
+    "number",
+    "dealer",
+    "passed",
+    "taker",
+    "partner",
+    "contract",
+    "bouts",
+    "points",
+    "scores",
+    "totals",
+)
+CONTRACT_LABELS = dict(Contract.choices)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A seat's score in the hand and its running total after it; ``out`` when the dealer sat
+    the hand out."""
+
+    score: int
+    total: int
+    out: bool
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    dealer: int
+    passed: bool
+    taker: int | None
+    partner: int | None
+    # The taker called themselves: 5 play and no partner was called.
+    alone: bool
+    contract: str
+    bouts: int | None
+    points: Decimal | None
+    made: bool | None
+    diff: int | None
+    cells: tuple[Cell, ...]
+
+
+def line(values: tuple, rules: scoring.Rules, seats: int) -> Line:
+    """A hand's printed line from its ``COLUMNS`` as stored."""
+    number, dealer, passed, taker, partner, contract, bouts, points, scores, totals = values
+    out = dealer if rules.dealer_sits_out and not passed else None
+    made, diff = (None, None) if passed else scoring.result(bouts, points)
+    return Line(
+        number=number,
+        dealer=dealer,
+        passed=passed,
+        taker=taker,
+        partner=partner,
+        alone=not passed and partner is None and rules.players(seats) == 5,
+        contract=CONTRACT_LABELS.get(contract, ""),
+        bouts=bouts,
+        points=points,
+        made=made,
+        diff=diff,
+        cells=tuple(
+            Cell(score, total, seat == out)
+            for seat, (score, total) in enumerate(zip(scores, totals, strict=True))
+        ),
+    )
+
+
+def chunks(sheet: Sheet, names: list[str], rules: scoring.Rules) -> Iterator[list[Line]]:
+    """The sheet's lines in play order, ``CHUNK`` at a time, from one query read in chunks."""
+    seats = len(names)
+    hands = sheet.hands.order_by("number").values_list(*COLUMNS)
+    chunk: list[Line] = []
+    for values in hands.iterator(chunk_size=CHUNK):
+        chunk.append(line(values, rules, seats))
+        if len(chunk) == CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
