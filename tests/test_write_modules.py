@@ -50,6 +50,8 @@ NOT_ROWS = {
     ("offline.py", "digest.update"): "a hash",
     # The QR code written into an in-memory buffer.
     ("views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
+    # The summary's picture written into an in-memory buffer (Pillow).
+    ("summary_image.py", "image.save"): "a PNG into a buffer",
 }
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
 
-from scoresheet import backup, club_backup, clubs, writes, xlsx
+from scoresheet import backup, club_backup, club_writes, clubs, writes, xlsx
 from scoresheet.models import Sheet
 from scoresheet.scoring import Hand, Rules
 
@@ -168,12 +168,12 @@ def test_the_workbook_follows_the_requests_language(client, make_backup):
 
 
 def test_the_club_standings_workbook_is_its_csv(client):
-    club = clubs.create_club("Le jeudi", Rules())
+    club = club_writes.create_club("Le jeudi", Rules()).club
     for names in (["Ana", "=Ben", "Chloé"], ["Ana", "=Ben", "Dan"]):
         sheet = writes.create_sheet(
             "Jeudi", names, 0, hands=[(None, Hand(3, 0, "garde", 2, "44.5"))]
         )
-        clubs.attach(club, sheet, names)
+        club_writes.attach(club, sheet, names)
     for url in (
         reverse("standings_xlsx", args=[club.token]),
         reverse("view_standings_xlsx", args=[club.view_token]),
