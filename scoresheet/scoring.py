@@ -427,11 +427,15 @@ def card_points(value: object) -> Decimal | None:
     # adjusted() is the exponent of the leading digit: no arithmetic yet, so nothing overflows.
     if points.adjusted() > 5:
         return None
-    for step in (Decimal(1), Decimal("0.1"), Decimal("0.000001")):
+    for step in _STEPS:
         exact = points.quantize(step)
         if exact == points:
-            return exact.normalize() if step == Decimal("0.000001") else exact
+            return exact.normalize() if step == _STEPS[-1] else exact
     return None
+
+
+# card_points' steps: a whole number, one decimal, six at most.
+_STEPS = (Decimal(1), Decimal("0.1"), Decimal("0.000001"))
 
 
 @dataclass(frozen=True)
@@ -454,10 +458,17 @@ class _Checked:
 
 
 def _choice(enum: type[StrEnum], value: object) -> StrEnum | None:
+    # The members by value, looked up directly: a long sheet is checked hand by hand, and
+    # calling the enum costs more than the rest of a lookup (issue 20).
     try:
-        return enum(value)
-    except ValueError:
+        return _MEMBERS[enum].get(value)
+    except TypeError:  # an unhashable value is no member's
         return None
+
+
+_MEMBERS = {
+    enum: {member.value: member for member in enum} for enum in (Contract, Camp, Poignee, Chelem)
+}
 
 
 def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
