@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from scoresheet import club_results, scoring, stats
+from scoresheet import bulk, club_results, models, scoring, stats
 from scoresheet import names as player_names
 from scoresheet import sheet as sheets
 from scoresheet.models import Hand, Seat, Sheet
@@ -115,29 +115,58 @@ def _appended(sheet: Sheet, hand: Hand, players: int, rules: scoring.Rules) -> N
     sheet.statistics = counters.to_data()
 
 
-def _rescored(sheet: Sheet, hands: Sequence[Hand], players: int, rules: scoring.Rules):
-    """Number and score ``hands`` (the sheet's, in play order) and set the sheet's derived
-    data from them; returns the hands whose stored number or row changed."""
+# A stored hand as re-scoring reads it: values, not model instances (a long sheet has
+# thousands), its stored row first, then what scoring reads.
+STORED = ("id", "number", "scores", "totals", *Hand.SCORING)
+
+
+def _stored(sheet: Sheet) -> list[tuple]:
+    """The sheet's hands in play order, as ``STORED`` values."""
+    return list(sheet.hands.order_by("number", "id").values_list(*STORED))
+
+
+@dataclass
+class Rescored:
+    """The stored rows a re-scoring found out of date: (id, number, scores, totals) of the
+    hands whose number or scores changed, and (id, totals) of those whose running totals
+    alone moved (every hand after a corrected one)."""
+
+    rows: list[tuple]
+    totals: list[tuple]
+
+    def __bool__(self) -> bool:
+        return bool(self.rows or self.totals)
+
+    def store(self) -> None:
+        """Write them: plain updates of the changed rows alone (``bulk``)."""
+        bulk.update(Hand, ("number", "scores", "totals"), self.rows)
+        bulk.update(Hand, ("totals",), self.totals)
+
+
+def _rescored(
+    sheet: Sheet, hands: Sequence[tuple], players: int, rules: scoring.Rules
+) -> Rescored:
+    """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
+    the sheet's derived data from them; returns the stored rows that changed."""
     counters = stats.Counters(players)
-    dealt = ((hand.dealer, hand.to_scoring(players)) for hand in hands)
-    changed = []
+    dealt = ((hand[4], models.scoring_hand(players, *hand[4:])) for hand in hands)
+    changed = Rescored([], [])
     totals = (0,) * players
     replayed = sheets.replay(players, dealt, rules)
-    for number, hand in enumerate(hands, start=1):
+    for number, (pk, stored_number, scores, stored_totals, *_inputs) in enumerate(hands, 1):
         try:
             row, totals = next(replayed)
         except scoring.InvalidHand as error:
             raise HandRefused(number, error.problems) from None
         counters.add(row)
-        fresh = (row.number, list(row.scores), list(totals))
-        if (hand.number, hand.scores, hand.totals) != fresh:
-            hand.number, hand.scores, hand.totals = fresh
-            changed.append(hand)
+        fresh_scores, fresh_totals = list(row.scores), list(totals)
+        if (stored_number, scores) != (number, fresh_scores):
+            changed.rows.append((pk, number, fresh_scores, fresh_totals))
+        elif stored_totals != fresh_totals:
+            changed.totals.append((pk, fresh_totals))
     sheet.hand_count = len(hands)
     sheet.totals = list(totals)
-    sheet.next_dealer = (
-        sheets.dealer(hands[-1].dealer, 2, players) if hands else sheet.first_dealer
-    )
+    sheet.next_dealer = sheets.dealer(hands[-1][4], 2, players) if hands else sheet.first_dealer
     sheet.statistics = counters.to_data()
     return changed
 
@@ -146,10 +175,92 @@ DERIVED = ("hand_count", "totals", "next_dealer", "statistics")
 
 
 def _rescore(sheet: Sheet) -> None:
-    """Re-score every stored hand of a locked sheet and store what changed."""
-    hands = list(sheet.hands.order_by("number", "id"))
-    changed = _rescored(sheet, hands, _players(sheet), sheet.game_rules)
-    Hand.objects.bulk_update(changed, ["number", "scores", "totals"], batch_size=500)
+    """Re-score every stored hand of a locked sheet and store the rows that changed."""
+    _rescored(sheet, _stored(sheet), _players(sheet), sheet.game_rules).store()
+
+
+# What an import writes of a new seat and a new hand: every column but the id and the sheet.
+SEAT_COLUMNS = ("position", "name", "key")
+HAND_COLUMNS = tuple(
+    field.name for field in Hand._meta.concrete_fields if field.name not in ("id", "sheet")
+)
+
+
+@dataclass
+class NewSheet:
+    """A session ready to be written (``written``): its sheet, numbered and scored, its
+    derived data set, and the database values of its seats and hands (``SEAT_COLUMNS``,
+    ``HAND_COLUMNS``); nothing saved yet."""
+
+    sheet: Sheet
+    seats: list[tuple]
+    hands: list[tuple]
+
+
+def new_sheet(
+    name: str,
+    names: Sequence[str],
+    first_dealer: int,
+    *,
+    rules: scoring.Rules = scoring.FFT,
+    created: datetime | None = None,
+    hands: Iterable[tuple[int | None, scoring.Hand | None]] = (),
+) -> NewSheet:
+    """``create_sheet``'s session, scored and prepared in memory, not written: a restored
+    backup's thousands of hands are scored before any transaction starts. Raises like it."""
+    players = len(names)
+    problems = scoring.check_rules(rules, players)
+    if problems:
+        raise scoring.InvalidRules(problems)
+    sheet = Sheet(name=name, first_dealer=first_dealer, rules=rules_data(rules))
+    if created is not None:
+        # A restored session keeps the time it was created; it is a copy, restored now
+        # (which the home page says).
+        sheet.created, sheet.restored = created, timezone.now()
+    stored, dealt = [], []
+    dealer = first_dealer
+    for dealt_by, hand in hands:
+        model = Hand(passed=True) if hand is None else Hand.from_scoring(hand)
+        # A hand of a backup without its dealer is dealt in turn.
+        model.dealer = dealer if dealt_by is None else dealt_by
+        dealer = sheets.dealer(model.dealer, 2, players)
+        stored.append(model)
+        dealt.append((model.dealer, hand))
+    counters = stats.Counters(players)
+    totals = (0,) * players
+    replayed = sheets.replay(players, dealt, rules)
+    for number, model in enumerate(stored, start=1):
+        try:
+            row, totals = next(replayed)
+        except scoring.InvalidHand as error:
+            raise HandRefused(number, error.problems) from None
+        counters.add(row)
+        model.number, model.scores, model.totals = number, list(row.scores), list(totals)
+    sheet.hand_count = len(stored)
+    sheet.totals = list(totals)
+    sheet.next_dealer = dealer
+    sheet.statistics = counters.to_data()
+    seats = [Seat(position=position, name=name) for position, name in enumerate(names)]
+    return NewSheet(
+        sheet, bulk.values(Seat, seats, SEAT_COLUMNS), bulk.values(Hand, stored, HAND_COLUMNS)
+    )
+
+
+def written(new: Sequence[NewSheet]) -> list[Sheet]:
+    """Write sessions prepared by ``new_sheet``, in the caller's transaction: a few
+    statements whatever their number of hands. Returns their sheets, saved."""
+    stored = [each.sheet for each in new]
+    restored = [(sheet, sheet.created) for sheet in stored if sheet.restored is not None]
+    Sheet.objects.bulk_create(stored)
+    # auto_now_add stamped every ``created`` with now: a restored session keeps its own.
+    for sheet, created in restored:
+        sheet.created = created
+    bulk.update(Sheet, ("created",), [(sheet.pk, created) for sheet, created in restored])
+    rows = [(each.sheet.pk, *seat) for each in new for seat in each.seats]
+    bulk.insert(Seat, ("sheet", *SEAT_COLUMNS), rows)
+    rows = [(each.sheet.pk, *hand) for each in new for hand in each.hands]
+    bulk.insert(Hand, ("sheet", *HAND_COLUMNS), rows)
+    return stored
 
 
 def create_sheet(
@@ -163,42 +274,14 @@ def create_sheet(
 ) -> Sheet:
     """A new session with these players and, for a restored backup, its hands in play order:
     (dealer or None for the rotation, hand or None for a passed deal). Raises
-    ``scoring.InvalidHand`` (writing nothing) if a hand breaks the rules."""
-    players = len(names)
-    problems = scoring.check_rules(rules, players)
-    if problems:
-        raise scoring.InvalidRules(problems)
+    ``scoring.InvalidHand`` (writing nothing) if a hand breaks the rules.
+
+    The hands are scored first, outside any transaction; then one short transaction writes
+    the sheet, its seats and its hands in bulk."""
+    new = new_sheet(name, names, first_dealer, rules=rules, created=created, hands=hands)
     with transaction.atomic():
-        sheet = Sheet.objects.create(
-            name=name,
-            first_dealer=first_dealer,
-            next_dealer=first_dealer,
-            totals=[0] * players,
-            rules=rules_data(rules),
-            statistics=stats.Counters(players).to_data(),
-        )
-        if created is not None:
-            # auto_now_add stamps today; a restored session keeps the time it was created.
-            # It is a copy: restored now, which the home page says.
-            restored = timezone.now()
-            Sheet.objects.filter(pk=sheet.pk).update(created=created, restored=restored)
-            sheet.created, sheet.restored = created, restored
-        Seat.objects.bulk_create(
-            Seat(sheet=sheet, position=position, name=name) for position, name in enumerate(names)
-        )
-        stored = []
-        for number, (dealt_by, hand) in enumerate(hands, start=1):
-            model = Hand(sheet=sheet, passed=True) if hand is None else Hand.from_scoring(hand)
-            model.sheet = sheet
-            model.dealer = sheet.next_dealer if dealt_by is None else dealt_by
-            try:
-                _appended(sheet, model, players, rules)
-            except scoring.InvalidHand as error:
-                raise HandRefused(number, error.problems) from None
-            stored.append(model)
-        Hand.objects.bulk_create(stored, batch_size=1000)
-        sheet.save(update_fields=DERIVED)
-    return sheet
+        written([new])
+    return new.sheet
 
 
 def rules_data(rules: scoring.Rules) -> dict:
@@ -359,11 +442,17 @@ def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
     problems = scoring.check_rules(rules, players)
     if problems:
         raise scoring.InvalidRules(problems)
-    hands = list(sheet.hands.order_by("number"))
-    # An unsaved copy takes the derived data; the hands read are never saved.
-    probe = Sheet(first_dealer=sheet.first_dealer, totals=list(sheet.totals))
-    _rescored(probe, hands, players, rules)
-    return tuple(probe.totals)
+    # Only what scoring reads, and only the totals computed: no model instance, no counter.
+    hands = sheet.hands.order_by("number", "id").values_list(*Hand.SCORING)
+    dealt = ((hand[0], models.scoring_hand(players, *hand)) for hand in hands)
+    totals, number = (0,) * players, 0
+    try:
+        for number, (_row, totals) in enumerate(sheets.replay(players, dealt, rules), 1):  # noqa: B007
+            pass
+    except scoring.InvalidHand as error:
+        # The hand after the last one replayed is the one refused.
+        raise HandRefused(number + 1, error.problems) from None
+    return totals
 
 
 def rescore(sheet: Sheet) -> bool:
@@ -371,11 +460,10 @@ def rescore(sheet: Sheet) -> bool:
     with transaction.atomic():
         sheet = _with_club(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
         before = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
-        hands = list(sheet.hands.order_by("number", "id"))
-        changed = _rescored(sheet, hands, _players(sheet), sheet.game_rules)
+        changed = _rescored(sheet, _stored(sheet), _players(sheet), sheet.game_rules)
         after = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
         if not changed and before == after:
             return False
-        Hand.objects.bulk_update(changed, ["number", "scores", "totals"], batch_size=500)
+        changed.store()
         _moved(sheet, *DERIVED)
     return True
