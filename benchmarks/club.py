@@ -36,13 +36,13 @@ RATIO = 1.5
 
 def build_club(sessions: int, hands: int, seed: int):
     """A club of 8 players, 5 at each session (attendance varies), ``sessions`` sessions of
-    ``hands`` hands, one a day, counted through the club's own path (clubs.attach)."""
+    ``hands`` hands, one a day, counted through the club's own path (club_writes.attach)."""
     from django.utils import timezone
 
-    from scoresheet import clubs
+    from scoresheet import club_writes
     from scoresheet.models import Seat, Sheet
 
-    club = clubs.create_club(
+    club = club_writes.create_club(
         f"Club {sessions}", players=["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny", "Gus", "Hugo"]
     )
     roster = list(club.players.order_by("id"))
@@ -54,7 +54,7 @@ def build_club(sessions: int, hands: int, seed: int):
         # The seats take the roster's names, as a session started from the club has them.
         for position, player in enumerate(seated):
             Seat.objects.filter(sheet=sheet, position=position).update(name=player.name)
-        clubs.attach(club, Sheet.objects.get(pk=sheet.pk), [p.name for p in seated])
+        club_writes.attach(club, Sheet.objects.get(pk=sheet.pk), [p.name for p in seated])
     return club
 
 

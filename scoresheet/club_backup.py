@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import backup, clubs, scoring, writes
+from scoresheet import backup, club_writes, clubs, scoring, writes
 from scoresheet import names as player_names
 from scoresheet.models import Club
 
@@ -222,7 +222,7 @@ def read_roster(value: object) -> tuple[str, ...]:
 def restore(checked: ClubBackup) -> Club:
     """A new club (new links) holding a checked backup, written in one transaction."""
     with transaction.atomic():
-        club = clubs.create_club(checked.name, checked.rules, checked.players)
+        club = club_writes.create_club(checked.name, checked.rules, checked.players)
         Club.objects.filter(pk=club.pk).update(created=checked.created)
         club.created = checked.created
         roster = {p.key: p for p in club.players.all()}
@@ -235,7 +235,7 @@ def restore(checked: ClubBackup) -> Club:
                 created=session.created,
                 hands=session.hands,
             )
-            clubs.counted(
+            club_writes.counted(
                 club, sheet, [roster[player_names.key(name)] for name in session.players]
             )
     return club

@@ -1,4 +1,5 @@
-"""The club's views: thin, like views.py; the domain is clubs.py, the files club_backup.py.
+"""The club's views: thin, like views.py; the domain is clubs.py (reading) and club_writes.py
+(every change), the files club_backup.py.
 
 A club has two links, like a session: /c/<token>/ to run it, /cv/<view_token>/ to look.
 Every view that changes a club takes the full-access token only, so the read-only link can
@@ -19,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import chart, club_backup, clubs
+from scoresheet import chart, club_backup, club_writes, clubs
 from scoresheet.club_forms import (
     AttachForm,
     ClubForm,
@@ -84,7 +85,7 @@ def club_new(request):
     """Start a club: a name and the house rules its sessions start with."""
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        club = clubs.create_club(form.cleaned_data["name"], form.cleaned_data["rules"])
+        club = club_writes.create_club(form.cleaned_data["name"], form.cleaned_data["rules"])
         remember_club(request, club)
         messages.success(request, _("Club created. Its link is its key: keep it."))
         return redirect(club)
@@ -120,7 +121,7 @@ def club_settings(request, token):
         form = ClubForm(initial={"name": club.name, **club.game_rules.to_data()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        clubs.change_club(club, data["name"], data["rules"])
+        club_writes.change_club(club, data["name"], data["rules"])
         messages.success(
             request,
             _("Saved. The next sessions of the club start with %(rules)s.")
@@ -298,7 +299,7 @@ def club_players(request, token):
             if action == "add":
                 add_form = PlayerNameForm(request.POST, prefix="add")
                 if add_form.is_valid():
-                    player = clubs.add_player(club, add_form.cleaned_data["name"])
+                    player = club_writes.add_player(club, add_form.cleaned_data["name"])
                     messages.success(request, _("%(name)s joined the club.") % {"name": player})
                     return redirect("club_players", token)
             elif action == "rename":
@@ -307,14 +308,14 @@ def club_players(request, token):
                 if not form.is_valid():
                     rename_error = (pk, form.errors["name"][0])
                 elif pk.isdigit():
-                    player = clubs.rename_player(club, int(pk), form.cleaned_data["name"])
+                    player = club_writes.rename_player(club, int(pk), form.cleaned_data["name"])
                     messages.success(request, _("Renamed %(name)s.") % {"name": player})
                     return redirect("club_players", token)
             elif action == "merge":
                 merge_form = MergeForm(request.POST, players=players, prefix="merge")
                 if merge_form.is_valid():
                     data = merge_form.cleaned_data
-                    keep = clubs.merge_players(club, data["keep"], data["drop"])
+                    keep = club_writes.merge_players(club, data["keep"], data["drop"])
                     messages.success(
                         request,
                         _("Merged: every session now counts for %(name)s.") % {"name": keep},
@@ -382,7 +383,7 @@ def club_new_sheet(request, token):
         form = ClubSheetForm(initial=club.game_rules.to_data())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        sheet = clubs.start_session(
+        sheet = club_writes.start_session(
             club, data["name"], data["names"], data["first_dealer"], rules=data["rules"]
         )
         remember(request, sheet)
@@ -426,7 +427,7 @@ def club_attach(request, token):
             context.update(sheet=sheet, seats=seats, roster=club.players.all())
             if "confirm" in request.POST:
                 try:
-                    clubs.attach(club, sheet, [seat["value"] for seat in seats])
+                    club_writes.attach(club, sheet, [seat["value"] for seat in seats])
                 except clubs.ClubError as error:
                     context["attach_error"] = error.translated(_)
                 else:
@@ -441,7 +442,7 @@ def club_attach(request, token):
 def club_detach(request, token, pk):
     """Stop counting a session in the club; the session is left as it is."""
     club = get_club(token)
-    sheet = clubs.detach(club, pk)
+    sheet = club_writes.detach(club, pk)
     if sheet is not None:
         messages.success(
             request, _("“%(name)s” no longer counts in the club.") % {"name": sheet.name}

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from scoresheet import backup, club_backup, clubs
+from scoresheet import backup, club_backup, club_writes, clubs
 from scoresheet.models import Club, Sheet
 from tests.conftest import BACKUPS
 from tests.test_clubs import club  # noqa: F401  (the fixture)
@@ -24,7 +24,7 @@ def lines_of(found):
 
 def test_round_trip(club):  # noqa: F811
     ana = club.players.get(name="Ana")
-    clubs.rename_player(club, ana.pk, "Anna")
+    club_writes.rename_player(club, ana.pk, "Anna")
     text = club_backup.dumps(club_backup.dump(club))
     data = json.loads(text)
     assert data["format"] == "tarot-club/1"

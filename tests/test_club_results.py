@@ -19,7 +19,7 @@ from hypothesis.stateful import (
 )
 from openskill.models import PlackettLuce
 
-from scoresheet import club_results, clubs, scoring, writes
+from scoresheet import club_results, club_writes, clubs, scoring, writes
 from scoresheet.models import ClubResult, Sheet
 from tests.test_writes import hands_or_passes, rules_for
 
@@ -61,7 +61,7 @@ class ClubChanges(RuleBasedStateMachine):
 
     def __init__(self):
         super().__init__()
-        self.club = clubs.create_club("Jeudi", players=ROSTER)
+        self.club = club_writes.create_club("Jeudi", players=ROSTER)
         self.sheets = []  # the sheets the club counts
         self.seats = {}  # sheet pk → seats
         self.rules = {}  # sheet pk → rules
@@ -80,7 +80,7 @@ class ClubChanges(RuleBasedStateMachine):
         sheet = writes.create_sheet(
             f"Soirée {day}", names, first % seats, rules=rules, created=created
         )
-        clubs.attach(self.club, sheet, names)
+        club_writes.attach(self.club, sheet, names)
         self.sheets.append(sheet)
         self.seats[sheet.pk], self.rules[sheet.pk] = seats, rules
 
@@ -138,7 +138,7 @@ class ClubChanges(RuleBasedStateMachine):
     @rule(data=st.data())
     def detach(self, data):
         sheet = self.pick(data)
-        clubs.detach(self.club, sheet.club_session.pk)
+        club_writes.detach(self.club, sheet.club_session.pk)
         self.sheets.remove(sheet)
 
     @precondition(lambda self: self.club.players.count() > 1)
@@ -147,7 +147,7 @@ class ClubChanges(RuleBasedStateMachine):
         players = list(self.club.players.all())
         keep, drop = data.draw(st.permutations(players))[:2]
         try:
-            clubs.merge_players(self.club, keep.pk, drop.pk)
+            club_writes.merge_players(self.club, keep.pk, drop.pk)
         except clubs.ClubError:
             return  # they played one session together: two people
 
@@ -155,7 +155,7 @@ class ClubChanges(RuleBasedStateMachine):
     def rename(self, data):
         player = data.draw(st.sampled_from(list(self.club.players.all())))
         try:
-            clubs.rename_player(self.club, player.pk, player.name + "e")
+            club_writes.rename_player(self.club, player.pk, player.name + "e")
         except clubs.ClubError:
             return
 
@@ -222,14 +222,14 @@ def played(club, names, day, hands):
     sheet = writes.create_sheet(
         "Soirée", names, 0, created=START + timedelta(days=day), hands=hands
     )
-    clubs.attach(club, sheet, names)
+    club_writes.attach(club, sheet, names)
     return sheet
 
 
 def test_a_hand_in_an_earlier_session_re_rates_the_later_ones():
     """Ana wins the first session, then a correction makes Ben win it: the second session's
     ratings start from other ones, though nothing of it changed."""
-    club = clubs.create_club("Jeudi")
+    club = club_writes.create_club("Jeudi")
     first = played(club, ["Ana", "Ben", "Chloé"], 0, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
     played(club, ["Ana", "Ben", "Chloé"], 1, [(1, scoring.Hand(3, 2, "garde", 2, 49))])
     before = {r.player.name: r.mu for r in clubs.standings(club).rows}
@@ -244,7 +244,7 @@ def test_a_hand_in_an_earlier_session_re_rates_the_later_ones():
 def test_a_period_shows_the_rating_at_its_end():
     """The rating is a running estimate: a period shows each player's after their last
     session in it, the sessions before the period counted."""
-    club = clubs.create_club("Jeudi")
+    club = club_writes.create_club("Jeudi")
     model = PlackettLuce()
     played(club, ["Ana", "Ben", "Chloé"], -100, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
     played(club, ["Ana", "Ben", "Chloé"], 0, [(1, scoring.Hand(3, 1, "garde", 2, 49))])
@@ -262,7 +262,7 @@ def test_a_period_shows_the_rating_at_its_end():
 
 
 def test_rescore_repairs_the_club_results_and_says_so(capsys):
-    club = clubs.create_club("Jeudi")
+    club = club_writes.create_club("Jeudi")
     played(club, ["Ana", "Ben", "Chloé"], 0, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
     call_command("rescore")
     assert "1 clubs recounted, 0 had stored results that differed." in capsys.readouterr().out

@@ -126,11 +126,11 @@ def test_two_tables_of_one_club_saving_at_once():
     """Two sessions of one club, the older one's places moving (it re-rates the newer one)
     while the newer one saves: every hand is kept and the club's stored results are what a
     recount from scratch gives."""
-    from scoresheet import club_results, clubs
+    from scoresheet import club_results, club_writes
 
-    club = clubs.create_club("Jeudi")
-    older = clubs.start_session(club, "Mardi", ["Ana", "Ben", "Chloé", "Dan"], 0)
-    newer = clubs.start_session(club, "Jeudi", ["Ana", "Ben", "Élise", "Fanny"], 0)
+    club = club_writes.create_club("Jeudi")
+    older = club_writes.start_session(club, "Mardi", ["Ana", "Ben", "Chloé", "Dan"], 0)
+    newer = club_writes.start_session(club, "Jeudi", ["Ana", "Ben", "Élise", "Fanny"], 0)
     for taker in range(4):
         taken = {**GARDE, "taker": str(taker)}
         statuses = at_once(

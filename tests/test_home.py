@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.urls import reverse
 
-from scoresheet import backup, clubs, scoring
+from scoresheet import backup, club_writes, scoring
 from scoresheet.models import Club, Sheet
 from tests.conftest import BACKUPS
 from tests.reading import store
@@ -137,7 +137,7 @@ def test_an_entry_not_on_the_list_changes_nothing(client, make_sheet):
 
 
 def test_a_club_comes_off_the_list_and_back(client):
-    club = clubs.create_club("Les amis")
+    club = club_writes.create_club("Les amis")
     client.get(club.get_absolute_url())
     assert "Les amis" in home(client)
     forget(client, "clubs", [club.token])

@@ -11,7 +11,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoresheet import clubs, names, scoring, writes
+from scoresheet import club_writes, names, scoring, writes
 from scoresheet.models import ClubPlayer, Sheet
 from tests.reading import store
 from tests.test_hardening import FUZZ, form_text
@@ -85,8 +85,8 @@ def test_the_write_path_refuses_what_the_form_refuses(sheet4, name, players):
 
 
 def test_a_rename_of_a_club_session_keeps_each_seat_s_club_player():
-    club = clubs.create_club("Les amis")
-    sheet = clubs.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0)
+    club = club_writes.create_club("Les amis")
+    sheet = club_writes.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0)
     roster = club.sessions.get().players
     writes.rename(sheet.token, "Lundi", ["Anaïs", "Ben", "Chloé"])
     # The club still counts seat 0 for the roster's Ana, under her roster name.
@@ -192,8 +192,8 @@ def test_the_read_only_link_reaches_no_rename(client, sheet4):
 
 
 def test_a_club_session_says_what_the_club_keeps(client):
-    club = clubs.create_club("Les amis")
-    sheet = clubs.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0)
+    club = club_writes.create_club("Les amis")
+    sheet = club_writes.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0)
     page = client.get(players_url(sheet)).content.decode()
     assert "Les amis" in page
 

@@ -5,7 +5,7 @@ inside running text (a sentence) is exempt, as WCAG's "inline" exception says.""
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoresheet import clubs, scoring, writes
+from scoresheet import club_writes, scoring, writes
 from scoresheet.models import Sheet
 from tests.e2e.conftest import NARROW, TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
@@ -78,7 +78,7 @@ def played() -> Sheet:
 def test_every_tap_target_is_44_px(open_page, profile, language):
     options = {"locale": language}
     sheet = played()
-    club = clubs.create_club("Les amis")
+    club = club_writes.create_club("Les amis")
     sheet_page = SheetPage(open_page(profile, **options))
     page = sheet_page.page
     results = {}
@@ -136,7 +136,7 @@ def test_every_tap_target_is_44_px(open_page, profile, language):
     page.goto("/does-not-exist/")
     check("404 page")
     # The club's pages (issue 16), with a session of the club played.
-    played_in_club = clubs.start_session(club, "Jeudi", FIVE, 0)
+    played_in_club = club_writes.start_session(club, "Jeudi", FIVE, 0)
     store(played_in_club, scoring.Hand(5, 1, "garde", 2, 56, partner=3))
     page.goto(club.get_absolute_url())
     check("club")
@@ -149,7 +149,7 @@ def test_every_tap_target_is_44_px(open_page, profile, language):
     check("club player")
     # Enough sessions for the player's page to page back (20 at once) and forth.
     for number in range(21):
-        clubs.start_session(club, f"Soirée {number}", FIVE, 0)
+        club_writes.start_session(club, f"Soirée {number}", FIVE, 0)
     page.goto(f"/c/{club.token}/players/{player.pk}/")
     expect(page.locator("p.earlier a")).to_have_count(1)
     check("club player, earlier sessions link")
