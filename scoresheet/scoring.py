@@ -566,7 +566,7 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
     poignees: dict[int, Poignee] = {}
     # The thresholds are those of the players in the hand (RULES.md §6).
     trumps = POIGNEE_TRUMPS[players]
-    if not isinstance(hand.poignees, Mapping):
+    if not (type(hand.poignees) is dict or isinstance(hand.poignees, Mapping)):
         bad("poignees", _("Poignées: give each player's poignée at most once."))
     else:
         seen = set()
@@ -601,7 +601,7 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
                 )
                 continue
             poignees[seat] = kind
-        shown = sum(trumps[kind] for kind in poignees.values())
+        shown = sum(trumps[kind] for kind in poignees.values()) if poignees else 0
         if shown > TRUMPS:
             bad(
                 "poignees",
@@ -662,6 +662,9 @@ def _check_miseres(
     given: object, rules: Rules, seats: range, sitting_out: int | None, bad: Callable
 ) -> dict[int, int]:
     """Seat -> misères announced (RULES.md §6), reporting each problem through ``bad``."""
+    if type(given) is dict and not given:
+        # Nobody announced one: the usual hand, checked hand by hand on a long sheet.
+        return {}
     if not isinstance(given, Mapping):
         bad("miseres", _("Misère: give each player's misères at most once."))
         return {}
@@ -787,6 +790,8 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
             if other != seat:
                 miseres[other] -= count * rules.misere
                 miseres[seat] += count * rules.misere
+    if checked.miseres:
+        scores = [score + misere for score, misere in zip(scores, miseres, strict=True)]
 
     return Breakdown(
         players=checked.players,
@@ -802,12 +807,14 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
         chelem=chelem,
         defence_chelem=defence_chelem,
         per_defender=u,
-        scores=tuple(score + misere for score, misere in zip(scores, miseres, strict=True)),
+        scores=tuple(scores),
         seats=checked.seats,
         rounded_diff=rounded_diff,
         sitting_out=checked.sitting_out,
         misere=rules.misere,
-        misere_counts=tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats)),
+        misere_counts=tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats))
+        if checked.miseres
+        else (0,) * checked.seats,
         miseres=tuple(miseres),
     )
 
