@@ -4,7 +4,7 @@ for the derived data they rewrite (a hand's row and running totals, a club's res
 Django's ``bulk_update`` writes ``SET col = CASE WHEN id = 1 THEN … WHEN id = 2 …`` for each
 batch, which the database parses and evaluates row by row: re-scoring a 10,000-hand session
 spent seconds in it (issue 20); and ``bulk_create`` prepares every value of every row while
-its transaction is open. Here the values are prepared first (``values``, before any
+its transaction is open. Here the values are prepared first (``Columns``, before any
 transaction when the caller can), and each statement is the same for every row: SQLite runs
 it for each row with ``executemany`` (prepared once, in-process); PostgreSQL gets one
 statement over the rows sent as arrays (``unnest``), a single round trip whatever their
@@ -23,17 +23,32 @@ def _fields(model: type[models.Model], names: Sequence[str]) -> list[models.Fiel
     return [model._meta.get_field(name) for name in names]
 
 
-def _preparer(field: models.Field) -> Callable:
-    """The function that turns a value of ``field`` into what the database is sent."""
+def _json(value) -> str:
+    # As Django writes a JSONField without an encoder, on both databases: JSON text, which
+    # PostgreSQL casts to jsonb. Most announcements are {}.
+    if type(value) is dict and not value:
+        return "{}"
+    return json.dumps(value)
+
+
+# Fields whose values (int, bool, str or None, as the write modules give them) are sent to
+# either database as they are: no function call per value.
+AS_THEY_ARE = (models.IntegerField, models.BooleanField, models.CharField, models.TextField)
+
+
+def _preparer(field: models.Field) -> Callable | None:
+    """The function that turns a value of ``field`` into what the database is sent; None
+    when the value is sent as it is."""
     if isinstance(field, models.JSONField):
-        # As Django writes a JSONField without an encoder, on both databases: JSON text, which
-        # PostgreSQL casts to jsonb.
-        return json.dumps
+        return _json
+    if isinstance(field, AS_THEY_ARE):
+        return None
     database = connections[DEFAULT_DB_ALIAS]
     known = {}
 
     def prepared(value):
-        # A column holds few distinct values (seats, contracts…): each is prepared once.
+        # A column holds few distinct values (seats, contracts, one date…): each is prepared
+        # once, whatever the number of rows.
         key = (type(value), value)
         try:
             return known[key]
@@ -46,18 +61,38 @@ def _preparer(field: models.Field) -> Callable:
     return prepared
 
 
-def values(
-    model: type[models.Model], objects: Iterable[models.Model], names: Sequence[str]
-) -> list[tuple]:
-    """The database values of new (unsaved) ``objects`` for the fields ``names``, as saving
-    them would write them (``pre_save``: auto_now_add, a name's key…)."""
-    fields = _fields(model, names)
-    steps = [(field.pre_save, _preparer(field)) for field in fields]
-    return [tuple(prepare(pre_save(row, True)) for pre_save, prepare in steps) for row in objects]
+class Columns:
+    """Fields of a model, and how their values are sent to the database: ``prepared`` turns
+    rows of Python values into database values before any transaction, for ``insert``."""
+
+    def __init__(self, model: type[models.Model], names: Sequence[str]):
+        self.model = model
+        self.names = tuple(names)
+        self.fields = _fields(model, names)
+        self.steps = [_preparer(field) for field in self.fields]
+        self.prepare = [(i, step) for i, step in enumerate(self.steps) if step is not None]
+
+    def prepared(self, rows: Iterable[Sequence]) -> list[tuple]:
+        """``rows`` of Python values of these fields, in order, as the database is sent them."""
+        found, prepare, width = [], self.prepare, len(self.fields)
+        for row in rows:
+            row = list(row)
+            if len(row) != width:
+                raise ValueError(f"{len(row)} values for {width} columns")
+            for i, step in prepare:
+                row[i] = step(row[i])
+            found.append(tuple(row))
+        return found
+
+    def values(self, objects: Iterable[models.Model]) -> list[tuple]:
+        """The database values of new (unsaved) ``objects``, as saving them would write them
+        (``pre_save``: auto_now_add, a name's key…)."""
+        fields = self.fields
+        return self.prepared([field.pre_save(row, True) for field in fields] for row in objects)
 
 
 def insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Sequence]) -> None:
-    """Insert ``rows`` into ``model``'s table: each the database values (``values``) of the
+    """Insert ``rows`` into ``model``'s table: each the database values (``Columns``) of the
     fields ``names``, in that order."""
     if not rows:
         return
@@ -81,12 +116,10 @@ def update(model: type[models.Model], names: Sequence[str], rows: Iterable[Seque
     field, in that order). Returns how many rows were given; sends nothing for none."""
     meta = model._meta
     fields = _fields(model, names)
-    steps = [_preparer(field) for field in fields]
-    prepared = [
-        (row[0], *(prepare(value) for prepare, value in zip(steps, row[1:], strict=True)))
-        for row in rows
-    ]
-    if not prepared:
+    rows = list(rows)
+    values = Columns(model, names).prepared(row[1:] for row in rows)
+    given = [(row[0], *found) for row, found in zip(rows, values, strict=True)]
+    if not given:
         return 0
     quote = connection.ops.quote_name
     table, pk = quote(meta.db_table), quote(meta.pk.column)
@@ -98,15 +131,15 @@ def update(model: type[models.Model], names: Sequence[str], rows: Iterable[Seque
                 f"UPDATE {table} AS t SET {assignments}"
                 f" FROM unnest({_arrays([meta.pk, *fields])}) AS v({pk}, {', '.join(columns)})"
                 f" WHERE t.{pk} = v.{pk}",
-                [list(column) for column in zip(*prepared, strict=True)],
+                [list(column) for column in zip(*given, strict=True)],
             )
         else:
             assignments = ", ".join(f"{column} = %s" for column in columns)
             cursor.executemany(
                 f"UPDATE {table} SET {assignments} WHERE {pk} = %s",
-                [(*row[1:], row[0]) for row in prepared],
+                [(*row[1:], row[0]) for row in given],
             )
-    return len(prepared)
+    return len(given)
 
 
 def _arrays(fields: Sequence[models.Field]) -> str:

@@ -17,11 +17,10 @@ from datetime import datetime
 from decimal import Decimal
 from types import SimpleNamespace
 
-from django.db import transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import backup, club_writes, clubs, scoring, writes
+from scoresheet import backup, club_writes, clubs, scoring
 from scoresheet import names as player_names
 from scoresheet.models import Club
 
@@ -31,6 +30,7 @@ KEYS = ("format", "name", "created", "players", "rules", "sessions")
 MAX_BYTES = 50 * 1024 * 1024
 MAX_SESSIONS = 5_000
 MAX_PLAYERS = 1_000
+MAX_HANDS = 100_000
 
 
 # Writing
@@ -164,6 +164,22 @@ def read(data: bytes | str) -> ClubBackup:
             count=len(sessions),
             most=MAX_SESSIONS,
         )
+    # Counted before any is checked: a file too big to import in time is refused at once.
+    hands = sum(
+        len(session["hands"])
+        for session in sessions
+        if isinstance(session, dict) and isinstance(session.get("hands"), list)
+    )
+    if hands > MAX_HANDS:
+        backup.refuse(
+            _(
+                "This backup has %(count)s hands; a club's backup holds at most %(most)s, "
+                "what this server imports in time."
+            ),
+            field="sessions",
+            count=hands,
+            most=MAX_HANDS,
+        )
     roster = {player_names.key(name) for name in players}
     checked = []
     for number, session in enumerate(sessions, start=1):
@@ -220,25 +236,8 @@ def read_roster(value: object) -> tuple[str, ...]:
 
 
 def restore(checked: ClubBackup) -> Club:
-    """A new club (new links) holding a checked backup, written in one transaction."""
-    with transaction.atomic():
-        club = club_writes.create_club(checked.name, checked.rules, checked.players)
-        Club.objects.filter(pk=club.pk).update(created=checked.created)
-        club.created = checked.created
-        roster = {p.key: p for p in club.players.all()}
-        for session in checked.sessions:
-            sheet = writes.create_sheet(
-                session.name,
-                session.players,
-                session.first_dealer,
-                rules=session.rules,
-                created=session.created,
-                hands=session.hands,
-            )
-            club_writes.counted(
-                club, sheet, [roster[player_names.key(name)] for name in session.players]
-            )
-    return club
+    """A new club (new links) holding a checked backup: ``club_writes.restore``."""
+    return club_writes.restore(checked)
 
 
 def load(data: bytes | str) -> Club:

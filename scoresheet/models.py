@@ -203,20 +203,34 @@ class Hand(models.Model):
     @classmethod
     def from_scoring(cls, hand: scoring.Hand, **fields) -> "Hand":
         """An unsaved model hand holding a scoring hand's inputs."""
-        return cls(
-            taker=hand.taker,
-            contract=str(hand.contract),
-            bouts=hand.bouts,
-            points=scoring.card_points(hand.points),
-            partner=hand.partner,
-            petit_au_bout=str(hand.petit_au_bout or ""),
-            poignees={str(seat): str(size) for seat, size in hand.poignees.items() if size},
-            chelem=str(hand.chelem or ""),
-            defence_chelem=hand.defence_chelem,
-            dealer=hand.dealer,
-            miseres={str(seat): count for seat, count in hand.miseres.items() if count},
-            **fields,
-        )
+        return cls(**cls.inputs_of(hand), dealer=hand.dealer, **fields)
+
+    @staticmethod
+    def inputs_of(hand: scoring.Hand | None) -> dict:
+        """What a hand stores (``INPUTS``) of a scoring hand's inputs; None is a passed deal.
+        An import builds its rows from these, without a model instance per hand."""
+        if hand is None:
+            return {**PASSED}
+        return {
+            "passed": False,
+            "taker": hand.taker,
+            "partner": hand.partner,
+            "contract": str(hand.contract),
+            "bouts": hand.bouts,
+            "points": scoring.card_points(hand.points),
+            "petit_au_bout": str(hand.petit_au_bout or ""),
+            "poignees": {str(seat): str(size) for seat, size in hand.poignees.items() if size},
+            "chelem": str(hand.chelem or ""),
+            "defence_chelem": hand.defence_chelem,
+            "miseres": {str(seat): count for seat, count in hand.miseres.items() if count},
+        }
+
+
+# The inputs of a passed deal: the fields' defaults.
+PASSED = {
+    **{name: Hand._meta.get_field(name).get_default() for name in Hand.INPUTS},
+    "passed": True,
+}
 
 
 def scoring_hand(

@@ -12,6 +12,7 @@ Views parse a request, call one of these and render what it returns.
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -188,79 +189,99 @@ HAND_COLUMNS = tuple(
 
 @dataclass
 class NewSheet:
-    """A session ready to be written (``written``): its sheet, numbered and scored, its
-    derived data set, and the database values of its seats and hands (``SEAT_COLUMNS``,
-    ``HAND_COLUMNS``); nothing saved yet."""
+    """A session ready to be written: its sheet, numbered and scored, its derived data set,
+    and the database values of its seats and hands; ``played`` holds each hand as a club's
+    records read it (``club_results.HAND_FIELDS``). Nothing saved yet."""
 
     sheet: Sheet
     seats: list[tuple]
     hands: list[tuple]
+    played: list[tuple]
 
 
-def new_sheet(
-    name: str,
-    names: Sequence[str],
-    first_dealer: int,
-    *,
-    rules: scoring.Rules = scoring.FFT,
-    created: datetime | None = None,
-    hands: Iterable[tuple[int | None, scoring.Hand | None]] = (),
-) -> NewSheet:
-    """``create_sheet``'s session, scored and prepared in memory, not written: a restored
-    backup's thousands of hands are scored before any transaction starts. Raises like it."""
-    players = len(names)
-    problems = scoring.check_rules(rules, players)
-    if problems:
-        raise scoring.InvalidRules(problems)
-    sheet = Sheet(name=name, first_dealer=first_dealer, rules=rules_data(rules))
-    if created is not None:
-        # A restored session keeps the time it was created; it is a copy, restored now
-        # (which the home page says).
-        sheet.created, sheet.restored = created, timezone.now()
-    stored, dealt = [], []
-    dealer = first_dealer
-    for dealt_by, hand in hands:
-        model = Hand(passed=True) if hand is None else Hand.from_scoring(hand)
-        # A hand of a backup without its dealer is dealt in turn.
-        model.dealer = dealer if dealt_by is None else dealt_by
-        dealer = sheets.dealer(model.dealer, 2, players)
-        stored.append(model)
-        dealt.append((model.dealer, hand))
-    counters = stats.Counters(players)
-    totals = (0,) * players
-    replayed = sheets.replay(players, dealt, rules)
-    for number, model in enumerate(stored, start=1):
-        try:
-            row, totals = next(replayed)
-        except scoring.InvalidHand as error:
-            raise HandRefused(number, error.problems) from None
-        counters.add(row)
-        model.number, model.scores, model.totals = number, list(row.scores), list(totals)
-    sheet.hand_count = len(stored)
-    sheet.totals = list(totals)
-    sheet.next_dealer = dealer
-    sheet.statistics = counters.to_data()
-    seats = [Seat(position=position, name=name) for position, name in enumerate(names)]
-    return NewSheet(
-        sheet, bulk.values(Seat, seats, SEAT_COLUMNS), bulk.values(Hand, stored, HAND_COLUMNS)
-    )
+class NewSheets:
+    """New sessions written at once (a restored backup, a club's): each is scored and its
+    rows prepared by ``add``, in memory, before any transaction; ``write`` then inserts them
+    all, in the caller's transaction, with a few statements whatever their number of hands."""
 
+    def __init__(self):
+        self.new: list[NewSheet] = []
+        self.seats = bulk.Columns(Seat, SEAT_COLUMNS)
+        self.hands = bulk.Columns(Hand, HAND_COLUMNS)
+        self.now = timezone.now()
 
-def written(new: Sequence[NewSheet]) -> list[Sheet]:
-    """Write sessions prepared by ``new_sheet``, in the caller's transaction: a few
-    statements whatever their number of hands. Returns their sheets, saved."""
-    stored = [each.sheet for each in new]
-    restored = [(sheet, sheet.created) for sheet in stored if sheet.restored is not None]
-    Sheet.objects.bulk_create(stored)
-    # auto_now_add stamped every ``created`` with now: a restored session keeps its own.
-    for sheet, created in restored:
-        sheet.created = created
-    bulk.update(Sheet, ("created",), [(sheet.pk, created) for sheet, created in restored])
-    rows = [(each.sheet.pk, *seat) for each in new for seat in each.seats]
-    bulk.insert(Seat, ("sheet", *SEAT_COLUMNS), rows)
-    rows = [(each.sheet.pk, *hand) for each in new for hand in each.hands]
-    bulk.insert(Hand, ("sheet", *HAND_COLUMNS), rows)
-    return stored
+    def add(
+        self,
+        name: str,
+        names: Sequence[str],
+        first_dealer: int,
+        *,
+        rules: scoring.Rules = scoring.FFT,
+        created: datetime | None = None,
+        hands: Iterable[tuple[int | None, scoring.Hand | None]] = (),
+    ) -> NewSheet:
+        """Score and prepare a session as ``create_sheet`` takes it; raises like it."""
+        players = len(names)
+        problems = scoring.check_rules(rules, players)
+        if problems:
+            raise scoring.InvalidRules(problems)
+        sheet = Sheet(name=name, first_dealer=first_dealer, rules=rules_data(rules))
+        if created is not None:
+            # A restored session keeps the time it was created; it is a copy, restored now
+            # (which the home page says).
+            sheet.created, sheet.restored = created, self.now
+        counters = stats.Counters(players)
+        totals = (0,) * players
+        dealer = first_dealer
+        rows, played = [], []
+        hands = list(hands)
+        # Each hand's form key, as uuid4() makes them, from one read of the system's source.
+        keys = os.urandom(16 * len(hands))
+        for number, (dealt_by, hand) in enumerate(hands, start=1):
+            # A hand of a backup without its dealer is dealt in turn.
+            dealer = dealer if dealt_by is None else dealt_by
+            stored = {**Hand.inputs_of(hand), "number": number, "dealer": dealer}
+            # Scored as it is stored: a re-scoring of the stored hand gives the same row.
+            scored = models.scoring_hand(players, *(stored[name] for name in Hand.SCORING))
+            try:
+                row = sheets.row(players, number, dealer, scored, rules)
+            except scoring.InvalidHand as error:
+                raise HandRefused(number, error.problems) from None
+            counters.add(row)
+            totals = sheets.add(totals, row.scores)
+            stored |= {
+                "key": uuid.UUID(bytes=keys[16 * number - 16 : 16 * number], version=4),
+                "created": self.now,
+                "version": 1,
+                "scores": list(row.scores),
+                "totals": list(totals),
+            }
+            rows.append([stored[column] for column in HAND_COLUMNS])
+            played.append(tuple(stored[field] for field in club_results.HAND_FIELDS))
+            dealer = sheets.dealer(dealer, 2, players)
+        sheet.hand_count = len(rows)
+        sheet.totals = list(totals)
+        sheet.next_dealer = dealer
+        sheet.statistics = counters.to_data()
+        seats = [Seat(position=position, name=name) for position, name in enumerate(names)]
+        new = NewSheet(sheet, self.seats.values(seats), self.hands.prepared(rows), played)
+        self.new.append(new)
+        return new
+
+    def write(self) -> list[Sheet]:
+        """Write the sessions added, in the caller's transaction; their sheets, saved."""
+        stored = [each.sheet for each in self.new]
+        restored = [(sheet, sheet.created) for sheet in stored if sheet.restored is not None]
+        Sheet.objects.bulk_create(stored)
+        # auto_now_add stamped every ``created`` with now: a restored session keeps its own.
+        for sheet, created in restored:
+            sheet.created = created
+        bulk.update(Sheet, ("created",), [(sheet.pk, created) for sheet, created in restored])
+        rows = [(each.sheet.pk, *seat) for each in self.new for seat in each.seats]
+        bulk.insert(Seat, ("sheet", *SEAT_COLUMNS), rows)
+        rows = [(each.sheet.pk, *hand) for each in self.new for hand in each.hands]
+        bulk.insert(Hand, ("sheet", *HAND_COLUMNS), rows)
+        return stored
 
 
 def create_sheet(
@@ -278,10 +299,11 @@ def create_sheet(
 
     The hands are scored first, outside any transaction; then one short transaction writes
     the sheet, its seats and its hands in bulk."""
-    new = new_sheet(name, names, first_dealer, rules=rules, created=created, hands=hands)
+    new = NewSheets()
+    sheet = new.add(name, names, first_dealer, rules=rules, created=created, hands=hands).sheet
     with transaction.atomic():
-        written([new])
-    return new.sheet
+        new.write()
+    return sheet
 
 
 def rules_data(rules: scoring.Rules) -> dict:
