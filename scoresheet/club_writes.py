@@ -99,7 +99,9 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubPlayer:
             raise ClubError(_("That player is not one of the club's players."))
         keep, drop = players[keep_id], players[drop_id]
         changed = []
-        for session in club.sessions.select_related("sheet"):
+        # Only what the merge reads: a big club's sessions carry their sheets' statistics.
+        sessions = club.sessions.select_related("sheet").only("players", "sheet__name")
+        for session in sessions:
             if drop.pk not in session.players:
                 continue
             if keep.pk in session.players:
