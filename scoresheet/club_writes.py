@@ -100,7 +100,7 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubPlayer:
         keep, drop = players[keep_id], players[drop_id]
         changed = []
         # Only what the merge reads: a big club's sessions carry their sheets' statistics.
-        sessions = club.sessions.select_related("sheet").only("players", "sheet__name")
+        sessions = club.sessions.select_related("sheet").only("club", "players", "sheet__name")
         for session in sessions:
             if drop.pk not in session.players:
                 continue
