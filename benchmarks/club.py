@@ -44,7 +44,7 @@ def build_club(sessions: int, hands: int, seed: int):
 
     club = club_writes.create_club(
         f"Club {sessions}", players=["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny", "Gus", "Hugo"]
-    )
+    ).club
     roster = list(club.players.order_by("id"))
     start = timezone.now() - timedelta(days=sessions)
     for number in range(sessions):

@@ -26,14 +26,14 @@ from django.utils.translation import gettext_noop as _
 from scoresheet import names as player_names
 from scoresheet import scoring, writes
 from scoresheet import sheet as sheets
-from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Seat, Sheet
+from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Sheet
 
 FORMAT = "tarot-scoresheet/1"
 # Limits a public server needs: a backup is read whole into memory and checked hand by hand.
 MAX_BYTES = 5 * 1024 * 1024
 MAX_HANDS = 20_000
-NAME_LENGTH = Sheet._meta.get_field("name").max_length
-PLAYER_NAME_LENGTH = Seat._meta.get_field("name").max_length
+NAME_LENGTH = player_names.TITLE_LENGTH
+PLAYER_NAME_LENGTH = player_names.PLAYER_LENGTH
 
 KEYS = ("format", "name", "created", "players", "first_dealer", "rules", "hands")
 # scoring.Hand's field names, in the order a backup writes them; "players" is the table's.
@@ -221,18 +221,13 @@ def shown(value: object) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
-def clean_name(value: object) -> str:
-    """A name as the forms store it (``names.clean``); "" if invalid."""
-    if not isinstance(value, str) or "\x00" in value:
-        # The forms refuse NUL (Django's CharField) before cleaning: so does the import.
-        return ""
-    name = player_names.clean(value)
+def clean_name(value: object, length: int = PLAYER_NAME_LENGTH) -> str:
+    """A name as the forms store it (``names.checked``); "" if it is none (blank, too long,
+    NUL or a lone surrogate: the caller's message says 1 to ``length`` characters)."""
     try:
-        # Lone surrogates (JSON's "\ud800") cannot be stored; the forms refuse NUL too.
-        name.encode("utf-8")
-    except UnicodeEncodeError:
+        return player_names.checked(value, length)
+    except player_names.InvalidName:
         return ""
-    return name
 
 
 def read_players(value: object) -> tuple[str, ...]:
@@ -250,7 +245,7 @@ def read_players(value: object) -> tuple[str, ...]:
     for number, name in enumerate(value, start=1):
         # As the new-session form does: cleaned, and compared by their key (names.py).
         name = clean_name(name)
-        if not 1 <= len(name) <= PLAYER_NAME_LENGTH:
+        if not name:
             refuse(
                 _("Player %(number)s: give a name of 1 to %(length)s characters."),
                 field="players",
@@ -445,8 +440,8 @@ def read_content(content: object) -> Backup:
         if key not in content:
             refuse(_("The backup has no “%(key)s”."), field=key, key=key)
 
-    name = clean_name(content["name"])
-    if not 1 <= len(name) <= NAME_LENGTH:
+    name = clean_name(content["name"], NAME_LENGTH)
+    if not name:
         refuse(
             _("Name: give the session a name of 1 to %(length)s characters."),
             field="name",

@@ -148,8 +148,8 @@ def read(data: bytes | str) -> ClubBackup:
     for key in KEYS:
         if key not in content:
             backup.refuse(_("The backup has no “%(key)s”."), field=key, key=key)
-    name = backup.clean_name(content["name"])
-    if not 1 <= len(name) <= clubs.CLUB_NAME_LENGTH:
+    name = backup.clean_name(content["name"], clubs.CLUB_NAME_LENGTH)
+    if not name:
         backup.refuse(
             _("Name: give the club a name of 1 to %(length)s characters."),
             field="name",
@@ -224,8 +224,8 @@ def read_roster(value: object) -> tuple[str, ...]:
         )
     names, seen = [], set()
     for number, name in enumerate(value, start=1):
-        name = backup.clean_name(name)
-        if not 1 <= len(name) <= clubs.NAME_LENGTH:
+        name = backup.clean_name(name, clubs.NAME_LENGTH)
+        if not name:
             backup.refuse(
                 _("Player %(number)s: give a name of 1 to %(length)s characters."),
                 field="players",
@@ -246,7 +246,7 @@ def read_roster(value: object) -> tuple[str, ...]:
 
 def restore(checked: ClubBackup) -> Club:
     """A new club (new links) holding a checked backup: ``club_writes.restore``."""
-    return club_writes.restore(checked)
+    return club_writes.restore(checked).club
 
 
 def load(data: bytes | str) -> Club:

@@ -7,7 +7,10 @@ from django.utils.translation import gettext_lazy as _
 
 from scoresheet import backup, club_backup
 from scoresheet import names as player_names
-from scoresheet.forms import RulesForm, SheetForm
+from scoresheet.forms import KeyedForm, RulesForm, SheetForm
+
+# A name refused by names.checked, in the words of the field's own checks.
+NAME_ERRORS = {"blank": "required", "long": "max_length"}
 
 
 class ClubForm(RulesForm):
@@ -15,7 +18,7 @@ class ClubForm(RulesForm):
 
     name = forms.CharField(
         label=_("Club name"),
-        max_length=80,
+        max_length=player_names.TITLE_LENGTH,
         error_messages={
             "required": _("Club name: enter a name."),
             "max_length": _("Club name: a name has at most 80 characters."),
@@ -24,13 +27,22 @@ class ClubForm(RulesForm):
 
     def clean(self):
         data = super().clean()
-        data["name"] = player_names.clean(data.get("name") or "")
-        if "name" not in self.errors and not data["name"]:
-            self.add_error("name", _("Club name: enter a name."))
+        try:
+            data["name"] = player_names.checked(data.get("name") or "", player_names.TITLE_LENGTH)
+        except player_names.InvalidName as error:
+            data["name"] = ""
+            if "name" not in self.errors:
+                self.add_error(
+                    "name", self.fields["name"].error_messages[NAME_ERRORS[error.reason]]
+                )
         # A club's rules are checked by each session against its own number of seats.
         if not any(name in self.errors for name in ("poignees", "rounding", "misere")):
             data["rules"] = self.rules()
         return data
+
+
+class NewClubForm(KeyedForm, ClubForm):
+    """A new club, with its key: the form sent twice opens one club."""
 
 
 class ClubImportForm(forms.Form):
@@ -62,7 +74,7 @@ class ClubSheetForm(SheetForm):
 class PlayerNameForm(forms.Form):
     name = forms.CharField(
         label=_("Name"),
-        max_length=40,
+        max_length=player_names.PLAYER_LENGTH,
         error_messages={
             "required": _("Name: enter the player's name."),
             "max_length": _("Name: a name has at most 40 characters."),

@@ -20,18 +20,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import chart, club_backup, club_writes, clubs
+from scoresheet import chart, club_backup, club_writes, clubs, writes
 from scoresheet.club_forms import (
     AttachForm,
     ClubForm,
     ClubImportForm,
     ClubSheetForm,
     MergeForm,
+    NewClubForm,
     PlayerNameForm,
 )
 from scoresheet.models import Club, Sheet
 from scoresheet.templatetags.scoresheet import rules_words
-from scoresheet.views import attachment, remember
+from scoresheet.views import attachment, remember, renewed
 
 RECENT_CLUBS = 10
 # The club page lists the latest sessions: no page grows with the club.
@@ -83,12 +84,21 @@ def player_url(club: Club, readonly: bool, pk: int) -> str:
 @require_http_methods(["GET", "POST"])
 def club_new(request):
     """Start a club: a name and the house rules its sessions start with."""
-    form = ClubForm(request.POST or None)
+    form = NewClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        club = club_writes.create_club(form.cleaned_data["name"], form.cleaned_data["rules"])
-        remember_club(request, club)
-        messages.success(request, _("Club created. Its link is its key: keep it."))
-        return redirect(club)
+        data = form.cleaned_data
+        try:
+            change = club_writes.create_club(data["name"], data["rules"], key=data["key"])
+        except writes.KeyTaken:
+            # A key spent on something else: a tampered form. Offer a fresh one.
+            form = NewClubForm(renewed(request.POST))
+            form.is_valid()
+        else:
+            # Sent twice (a double tap): the second opens the club the first made.
+            remember_club(request, change.club)
+            if change.done:
+                messages.success(request, _("Club created. Its link is its key: keep it."))
+            return redirect(change.club)
     context = {"form": form, "import_form": ClubImportForm()}
     return render(request, "scoresheet/club_new.html", context)
 
@@ -107,7 +117,7 @@ def club_import(request):
             % {"name": club.name},
         )
         return redirect(club)
-    context = {"form": ClubForm(), "import_form": import_form}
+    context = {"form": NewClubForm(), "import_form": import_form}
     return render(request, "scoresheet/club_new.html", context)
 
 
@@ -121,7 +131,7 @@ def club_settings(request, token):
         form = ClubForm(initial={"name": club.name, **club.game_rules.to_data()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        club_writes.change_club(club, data["name"], data["rules"])
+        club = club_writes.change_club(club, data["name"], data["rules"]).club
         messages.success(
             request,
             _("Saved. The next sessions of the club start with %(rules)s.")
@@ -299,7 +309,7 @@ def club_players(request, token):
             if action == "add":
                 add_form = PlayerNameForm(request.POST, prefix="add")
                 if add_form.is_valid():
-                    player = club_writes.add_player(club, add_form.cleaned_data["name"])
+                    player = club_writes.add_player(club, add_form.cleaned_data["name"]).player
                     messages.success(request, _("%(name)s joined the club.") % {"name": player})
                     return redirect("club_players", token)
             elif action == "rename":
@@ -308,14 +318,15 @@ def club_players(request, token):
                 if not form.is_valid():
                     rename_error = (pk, form.errors["name"][0])
                 elif pk.isdigit():
-                    player = club_writes.rename_player(club, int(pk), form.cleaned_data["name"])
-                    messages.success(request, _("Renamed %(name)s.") % {"name": player})
+                    change = club_writes.rename_player(club, int(pk), form.cleaned_data["name"])
+                    if change.done:
+                        messages.success(request, _("Renamed %(name)s.") % {"name": change.player})
                     return redirect("club_players", token)
             elif action == "merge":
                 merge_form = MergeForm(request.POST, players=players, prefix="merge")
                 if merge_form.is_valid():
                     data = merge_form.cleaned_data
-                    keep = club_writes.merge_players(club, data["keep"], data["drop"])
+                    keep = club_writes.merge_players(club, data["keep"], data["drop"]).player
                     messages.success(
                         request,
                         _("Merged: every session now counts for %(name)s.") % {"name": keep},
@@ -383,11 +394,22 @@ def club_new_sheet(request, token):
         form = ClubSheetForm(initial=club.game_rules.to_data())
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        sheet = club_writes.start_session(
-            club, data["name"], data["names"], data["first_dealer"], rules=data["rules"]
-        )
-        remember(request, sheet)
-        return redirect(sheet)
+        try:
+            sheet = club_writes.start_session(
+                club,
+                data["name"],
+                data["names"],
+                data["first_dealer"],
+                rules=data["rules"],
+                key=data["key"],
+            ).sheet
+        except writes.KeyTaken:
+            # A key spent on something else: a tampered form. Offer a fresh one.
+            form = ClubSheetForm(renewed(request.POST))
+            form.is_valid()
+        else:
+            remember(request, sheet)
+            return redirect(sheet)
     context = {"club": club, "links": club_links(club, False), "form": form, "roster": roster}
     return render(request, "scoresheet/club_new_sheet.html", context)
 
@@ -442,9 +464,9 @@ def club_attach(request, token):
 def club_detach(request, token, pk):
     """Stop counting a session in the club; the session is left as it is."""
     club = get_club(token)
-    sheet = club_writes.detach(club, pk)
-    if sheet is not None:
+    change = club_writes.detach(club, pk)
+    if change.done:
         messages.success(
-            request, _("“%(name)s” no longer counts in the club.") % {"name": sheet.name}
+            request, _("“%(name)s” no longer counts in the club.") % {"name": change.sheet.name}
         )
     return redirect(club)

@@ -1,64 +1,155 @@
-"""The club's writes: the club, its settings, its roster (add, rename, merge), the sessions it
-counts (start, attach, detach). Every change to a club goes through here, in one transaction;
-a session's own hands still go through ``writes`` (a session started from the club is created
-by ``writes.create_sheet``), and the club's derived results through ``club_results``.
+"""The club's writes: the club and its settings, its roster (add, rename, merge), the sessions
+it counts (start, attach, detach), in the shape of ``writes``.
+
+Each function is one call and one short transaction: it locks the club's row (for a write
+that touches a session too: the sheet first, then the club, the order ``writes`` takes them
+in), checks the form's key or what it was told under that lock, writes, updates the derived
+data (``club_results``), and returns what changed (``ClubChange``). A unique violation (two
+phones at once) is turned here into the club's own error (``ClubError``), never reaching a
+view. A session's own hands still go through ``writes``.
+
+Views parse a request, call one of these and render what it returns.
 """
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.shortcuts import get_object_or_404
 
 from scoresheet import bulk, club_results, scoring, writes
 from scoresheet import names as player_names
 from scoresheet.clubs import NAME_LENGTH, ClubError, _
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet, SpentKey
 
 if TYPE_CHECKING:
     from scoresheet.club_backup import ClubBackup
+
+# What a roster name already taken says, wherever it is typed.
+TAKEN = _("“%(name)s” is already one of the club's players.")
+
+
+@dataclass(frozen=True)
+class ClubChange:
+    """What a club write did: the club after it and the roster player, session or sheet
+    concerned.
+
+    ``done`` is False when nothing was written: the same form sent again (``already``: its
+    key made the club or the session the first time, which this holds), a name already the
+    player's, or a session no longer counted.
+    """
+
+    club: Club
+    player: ClubPlayer | None = None
+    session: ClubSession | None = None
+    sheet: Sheet | None = None
+    done: bool = True
+    already: bool = False
+
+
+def _locked(club: Club) -> Club:
+    """The club, locked until the transaction ends (or 404 if it is gone)."""
+    return get_object_or_404(Club.objects.select_for_update(), pk=club.pk)
+
+
+def _locked_sheet(sheet_id: int) -> Sheet:
+    return get_object_or_404(Sheet.objects.select_for_update(), pk=sheet_id)
+
 
 # The roster
 
 
 def clean_player_name(value: str) -> str:
     """A roster name as it is stored, or ``ClubError`` saying why it cannot be one."""
-    name = player_names.clean(value or "")
-    if not name:
-        raise ClubError(_("Name: enter the player's name."))
-    if len(name) > NAME_LENGTH:
-        raise ClubError(_("Name: a name has at most %(length)s characters."), length=NAME_LENGTH)
-    return name
+    try:
+        return player_names.checked(value or "", NAME_LENGTH)
+    except player_names.InvalidName as error:
+        if error.reason == "blank":
+            raise ClubError(_("Name: enter the player's name.")) from None
+        raise ClubError(
+            _("Name: a name has at most %(length)s characters."), length=NAME_LENGTH
+        ) from None
 
 
-def create_club(name: str, rules: scoring.Rules = scoring.FFT, players=()) -> Club:
-    """A new club, its default house rules and its first players."""
-    with transaction.atomic():
-        club = Club.objects.create(name=name, rules=rules.to_data())
-        for player in players:
-            add_player(club, player)
-    return club
+def _distinct(names) -> list[str]:
+    """Roster names, cleaned, none twice (by ``names.key``)."""
+    cleaned, seen = [], set()
+    for name in names:
+        name = clean_player_name(name)
+        if player_names.key(name) in seen:
+            raise ClubError(TAKEN, name=name)
+        seen.add(player_names.key(name))
+        cleaned.append(name)
+    return cleaned
 
 
-def change_club(club: Club, name: str, rules: scoring.Rules) -> Club:
+def create_club(
+    name: str,
+    rules: scoring.Rules = scoring.FFT,
+    players=(),
+    *,
+    key: uuid.UUID | None = None,
+    created=None,
+) -> ClubChange:
+    """A new club, its default house rules and its first players (``created``: a restored
+    club's date). ``key``, the new-club form's: the same form sent again, even twice at once,
+    opens the club it made the first time (``already``)."""
+    name = player_names.checked(name, player_names.TITLE_LENGTH)
+    players = _distinct(players)
+    if key is not None and (made := writes.made_by(key, SpentKey.Made.CLUB)) is not None:
+        return ClubChange(made, done=False, already=True)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, rules=rules.to_data())
+            if key is not None:
+                # A key spent before fails here (unique): the whole transaction is undone.
+                SpentKey.objects.create(key=key, made=SpentKey.Made.CLUB, club=club)
+            if created is not None:
+                # auto_now_add stamps today; a restored club keeps the date it was created.
+                Club.objects.filter(pk=club.pk).update(created=created)
+                club.created = created
+            ClubPlayer.objects.bulk_create(ClubPlayer(club=club, name=p) for p in players)
+    except IntegrityError:
+        made = writes.made_by(key, SpentKey.Made.CLUB) if key is not None else None
+        if made is None:
+            raise writes.KeyTaken from None
+        # Sent twice at once: the other one made it.
+        return ClubChange(made, done=False, already=True)
+    return ClubChange(club)
+
+
+def change_club(club: Club, name: str, rules: scoring.Rules) -> ClubChange:
     """Rename a club and change its default house rules: only sessions started afterwards take
     them; every session already played keeps its own rules and scores."""
-    club.name, club.rules = name, rules.to_data()
-    Club.objects.filter(pk=club.pk).update(name=club.name, rules=club.rules)
-    return club
+    name = player_names.checked(name, player_names.TITLE_LENGTH)
+    with transaction.atomic():
+        club = _locked(club)
+        club.name, club.rules = name, rules.to_data()
+        club.save(update_fields=["name", "rules"])
+    return ClubChange(club)
 
 
-def add_player(club: Club, name: str) -> ClubPlayer:
-    """Put a new name on the roster; refuses a name already there (by ``names.key``)."""
+def add_player(club: Club, name: str) -> ClubChange:
+    """Put a new name on the roster; refuses a name already there (by ``names.key``): of a
+    double tap, the first adds it, the second is told it is there."""
     name = clean_player_name(name)
-    if club.players.filter(key=player_names.key(name)).exists():
-        raise ClubError(_("“%(name)s” is already one of the club's players."), name=name)
-    return ClubPlayer.objects.create(club=club, name=name)
+    try:
+        with transaction.atomic():
+            club = _locked(club)
+            if club.players.filter(key=player_names.key(name)).exists():
+                raise ClubError(TAKEN, name=name)
+            player = ClubPlayer.objects.create(club=club, name=name)
+    except IntegrityError:
+        raise ClubError(TAKEN, name=name) from None
+    return ClubChange(club, player=player)
 
 
 def roster_entries(club: Club, names) -> list[ClubPlayer]:
     """The roster players of ``names`` (cleaned names), in order; a name not on the roster
-    yet is added to it."""
+    yet is added to it. Inside a write of this module, the club locked."""
     wanted = [player_names.key(name) for name in names]
     found = {p.key: p for p in club.players.filter(key__in=wanted)}
     entries = []
@@ -69,31 +160,37 @@ def roster_entries(club: Club, names) -> list[ClubPlayer]:
     return entries
 
 
-def rename_player(club: Club, player_id: int, name: str) -> ClubPlayer:
-    """Give a roster entry another name; refuses a name another entry has."""
+def rename_player(club: Club, player_id: int, name: str) -> ClubChange:
+    """Give a roster entry another name; refuses a name another entry has, and an entry gone
+    meanwhile (merged into another)."""
     name = clean_player_name(name)
-    with transaction.atomic():
-        player = club.players.select_for_update().filter(pk=player_id).first()
-        if player is None:
-            raise ClubError(_("That player is not one of the club's players."))
-        clash = club.players.filter(key=player_names.key(name)).exclude(pk=player.pk)
-        if clash.exists():
-            raise ClubError(
-                _("“%(name)s” is already one of the club's players: merge them instead."),
-                name=name,
-            )
-        player.name = name
-        player.save(update_fields=["name", "key"])
-    return player
+    clash = ClubError(
+        _("“%(name)s” is already one of the club's players: merge them instead."), name=name
+    )
+    try:
+        with transaction.atomic():
+            club = _locked(club)
+            player = club.players.filter(pk=player_id).first()
+            if player is None:
+                raise ClubError(_("That player is not one of the club's players."))
+            if club.players.filter(key=player_names.key(name)).exclude(pk=player.pk).exists():
+                raise clash
+            if player.name == name:
+                return ClubChange(club, player=player, done=False)
+            player.name = name
+            player.save(update_fields=["name", "key"])
+    except IntegrityError:
+        raise clash from None
+    return ClubChange(club, player=player)
 
 
-def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubPlayer:
+def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubChange:
     """Make ``drop`` (a name typed twice) the same player as ``keep``: every session of
     ``drop`` counts for ``keep``, and ``drop`` leaves the roster."""
     if keep_id == drop_id:
         raise ClubError(_("Choose two different players to merge."))
     with transaction.atomic():
-        Club.objects.select_for_update().filter(pk=club.pk).first()
+        club = _locked(club)
         players = {p.pk: p for p in club.players.filter(pk__in=[keep_id, drop_id])}
         if len(players) != 2:
             raise ClubError(_("That player is not one of the club's players."))
@@ -116,7 +213,7 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubPlayer:
         bulk.update(ClubSession, ("players",), [(each.pk, each.players) for each in changed])
         club_results.merged(club.pk, keep.pk, drop.pk)
         drop.delete()
-    return keep
+    return ClubChange(club, player=keep)
 
 
 # The club's sessions
@@ -128,55 +225,83 @@ def start_session(
     names,
     first_dealer: int,
     rules: scoring.Rules | None = None,
-) -> Sheet:
+    *,
+    key: uuid.UUID | None = None,
+) -> ClubChange:
     """A new session of the club: its seats are roster players (a new name joins the roster),
-    and it plays the club's default rules unless given others."""
-    with transaction.atomic():
-        sheet = writes.create_sheet(
-            name, list(names), first_dealer, rules=club.game_rules if rules is None else rules
-        )
-        counted(club, sheet, roster_entries(club, names))
-    return sheet
+    and it plays the club's default rules unless given others. ``key``, the form's: the same
+    form sent again opens the session it made the first time (``already``)."""
+    names = _distinct(names)
+    try:
+        with transaction.atomic():
+            # The club first: two sessions started at once with a new name add it once.
+            club = _locked(club)
+            if key is not None:
+                made = writes.made_by(key, SpentKey.Made.SHEET, club=club)
+                if made is not None:
+                    return ClubChange(club, sheet=made, done=False, already=True)
+            entries = roster_entries(club, names)
+            sheet = writes.create_sheet(
+                name, names, first_dealer, rules=club.game_rules if rules is None else rules
+            )
+            if key is not None:
+                SpentKey.objects.create(key=key, made=SpentKey.Made.SHEET, sheet=sheet, club=club)
+            session = counted(club, sheet, entries)
+    except IntegrityError:
+        # Under the club's lock only a key spent in another club can fail: a tampered form.
+        raise writes.KeyTaken from None
+    return ClubChange(club, session=session, sheet=sheet)
 
 
 def counted(club: Club, sheet: Sheet, entries: list[ClubPlayer]) -> ClubSession:
-    """Count ``sheet`` in the club, seat ``i`` being ``entries[i]``, with its results: in one
-    transaction (the club's row is locked while its ratings move)."""
-    with transaction.atomic():
-        session = ClubSession.objects.create(
-            club=club, sheet=sheet, players=[p.pk for p in entries]
-        )
-        club_results.store_session(session, sheet)
+    """Count ``sheet`` in the club, seat ``i`` being ``entries[i]``, with its results. Inside a
+    write of this module, the sheet and the club locked."""
+    session = ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+    club_results.store_session(session, sheet)
     return session
 
 
-def attach(club: Club, sheet: Sheet, names) -> ClubSession:
+def attach(club: Club, sheet: Sheet, names) -> ClubChange:
     """Count an existing session in the club, seat ``i`` being roster player ``names[i]``
-    (a new name joins the roster). A session belongs to one club at most."""
+    (a new name joins the roster). A session belongs to one club at most: of two attaches at
+    once, the first counts it, the second is told it belongs to a club."""
     names = [clean_player_name(name) for name in names]
     if len(names) != sheet.seats.count():
         raise ClubError(_("Give a player for every seat of the session."))
     keys = [player_names.key(name) for name in names]
     if len(set(keys)) != len(keys):
         raise ClubError(_("Each seat needs a different player."))
-    with transaction.atomic():
-        # The sheet first, then the club, as the write path locks them: its totals cannot
-        # change between reading them and counting them.
-        sheet = Sheet.objects.select_for_update().get(pk=sheet.pk)
-        Club.objects.select_for_update().filter(pk=club.pk).first()
-        if ClubSession.objects.filter(sheet=sheet).exists():
-            raise ClubError(_("This session already belongs to a club."))
-        return counted(club, sheet, roster_entries(club, names))
+    belongs = ClubError(_("This session already belongs to a club."))
+    try:
+        with transaction.atomic():
+            # The sheet first, then the club, as the write path locks them: its totals cannot
+            # change between reading them and counting them.
+            sheet = _locked_sheet(sheet.pk)
+            club = _locked(club)
+            if ClubSession.objects.filter(sheet=sheet).exists():
+                raise belongs
+            session = counted(club, sheet, roster_entries(club, names))
+    except IntegrityError:
+        raise belongs from None
+    return ClubChange(club, session=session, sheet=sheet)
 
 
-def detach(club: Club, session_id: int) -> Sheet | None:
-    """Stop counting a session in the club; the session itself is left as it is."""
+def detach(club: Club, session_id: int) -> ClubChange:
+    """Stop counting a session in the club; the session itself is left as it is. ``done`` is
+    False (``sheet`` None) when it was no longer counted."""
+    sheet_id = club.sessions.filter(pk=session_id).values_list("sheet_id", flat=True).first()
+    if sheet_id is None:
+        return ClubChange(club, done=False)
     with transaction.atomic():
-        session = club.sessions.select_related("sheet").filter(pk=session_id).first()
+        sheet = _locked_sheet(sheet_id)
+        club = _locked(club)
+        session = club.sessions.filter(pk=session_id).first()
         if session is None:
-            return None
+            # Detached meanwhile, by another phone.
+            return ClubChange(club, done=False)
+        session.sheet = sheet
         club_results.remove_session(session)
-    return session.sheet
+    return ClubChange(club, sheet=sheet)
 
 
 # A club's backup
@@ -187,7 +312,7 @@ def detach(club: Club, session_id: int) -> Sheet | None:
 RESULT_COLUMNS = ("seat", "played", *club_results.FIGURES, *club_results.RATING)
 
 
-def restore(checked: ClubBackup) -> Club:
+def restore(checked: ClubBackup) -> ClubChange:
     """A new club (new links) holding a checked backup (``club_backup.read``).
 
     Every session is scored, and every result and rating of the club computed, in memory
@@ -238,4 +363,4 @@ def restore(checked: ClubBackup) -> Club:
                 for row, values in zip(fresh, results, strict=True)
             ],
         )
-    return club
+    return ClubChange(club)

@@ -38,8 +38,8 @@ from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet
 
 # A read-only link in this browser's list of clubs, beside the full-access tokens.
 READ_ONLY = "cv/"
-NAME_LENGTH = ClubPlayer._meta.get_field("name").max_length
-CLUB_NAME_LENGTH = Club._meta.get_field("name").max_length
+NAME_LENGTH = player_names.PLAYER_LENGTH
+CLUB_NAME_LENGTH = player_names.TITLE_LENGTH
 
 
 def _(message: str) -> str:

@@ -16,7 +16,7 @@ from scoresheet import scoring
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
 MAX_SEATS = max(scoring.SEATS)
-NAME_LENGTH = 40
+NAME_LENGTH = player_names.PLAYER_LENGTH
 
 
 def choose(what):
@@ -43,19 +43,15 @@ def checked_names(form: forms.Form, players: int) -> list[str]:
     seen = set()
     for seat in range(players):
         field = f"player_{seat}"
-        name = player_names.clean(data.get(field) or "")
-        if not name:
-            form.add_error(
-                field, gettext("Player %(number)s: enter a name.") % {"number": seat + 1}
-            )
-            continue
-        if len(name) > NAME_LENGTH:
-            # NFC can lengthen a name the field's own check let through.
-            form.add_error(
-                field,
-                gettext("Player %(number)s: a name has at most %(length)s characters.")
-                % {"number": seat + 1, "length": NAME_LENGTH},
-            )
+        try:
+            name = player_names.checked(data.get(field) or "")
+        except player_names.InvalidName as error:
+            if error.reason == "blank":
+                message = gettext("Player %(number)s: enter a name.")
+            else:
+                # NFC can lengthen a name the field's own check let through.
+                message = gettext("Player %(number)s: a name has at most %(length)s characters.")
+            form.add_error(field, message % {"number": seat + 1, "length": error.length})
             continue
         folded = player_names.key(name)
         if folded in seen:
@@ -72,15 +68,43 @@ def checked_names(form: forms.Form, players: int) -> list[str]:
 
 def checked_session_name(form: forms.Form) -> str:
     """The ``name`` field cleaned as it is stored ("" if blank); too long, it gets the reason."""
-    name = player_names.clean(form.cleaned_data.get("name") or "")
-    length = form.fields["name"].max_length
-    if len(name) > length:
+    try:
+        return player_names.checked(
+            form.cleaned_data.get("name") or "", player_names.TITLE_LENGTH, blank=True
+        )
+    except player_names.InvalidName as error:
         form.add_error(
             "name",
             gettext("Session name: a name has at most %(length)s characters.")
-            % {"length": length},
+            % {"length": error.length},
         )
-    return name
+        return ""
+
+
+class FormKeyField(forms.UUIDField):
+    """A form's key (hidden): each new form gets a fresh one, and the write path spends it, so
+    that the same form sent twice makes one session, club or hand. A missing or broken key is
+    no key (None): nothing a person can fix."""
+
+    def __init__(self, **kwargs):
+        super().__init__(required=False, widget=forms.HiddenInput, **kwargs)
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except ValidationError:
+            return None
+
+
+class KeyedForm(forms.Form):
+    """A form that makes something once (a session, a club): it carries a key."""
+
+    key = FormKeyField()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("key", uuid.uuid4())
 
 
 class RulesForm(forms.Form):
@@ -180,8 +204,9 @@ class RulesForm(forms.Form):
         return any(f.errors for f in fields) or bool(rules and not rules.is_fft)
 
 
-class SheetForm(RulesForm):
-    """A new session: 3 to 6 player names, the first dealer, an optional name, its rules."""
+class SheetForm(KeyedForm, RulesForm):
+    """A new session: 3 to 6 player names, the first dealer, an optional name, its rules; and
+    its key, so that the form sent twice opens one session."""
 
     players = forms.TypedChoiceField(
         label=_("Number of players"),
@@ -192,7 +217,7 @@ class SheetForm(RulesForm):
     )
     name = forms.CharField(
         label=_("Session name"),
-        max_length=80,
+        max_length=player_names.TITLE_LENGTH,
         required=False,
         help_text=_("Optional: today's date and time by default."),
     )
@@ -239,7 +264,9 @@ class SheetForm(RulesForm):
 class RenameForm(forms.Form):
     """New names for a session and its players (in seat order), checked as at its creation."""
 
-    name = forms.CharField(label=_("Session name"), max_length=80, required=False)
+    name = forms.CharField(
+        label=_("Session name"), max_length=player_names.TITLE_LENGTH, required=False
+    )
 
     def __init__(self, *args, seats: int, **kwargs):
         super().__init__(*args, **kwargs)
@@ -276,13 +303,26 @@ class PointsField(forms.DecimalField):
 ALONE = "alone"
 
 
+class SeatField(forms.TypedChoiceField):
+    """A seat of the table (the taker, the partner). The form offers the seats that play the
+    hand; any seat of the table is read, so that the rules refuse the dealer who sits out by
+    name ("the dealer sits out this hand, so cannot take") rather than a choice vanishing."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = ()
+
+    def valid_value(self, value):
+        return str(value) in self.seats or super().valid_value(value)
+
+
 class HandForm(forms.Form):
     """One hand. The rules' checks are the scoring engine's, so the form and the rules agree."""
 
     key = forms.UUIDField(widget=forms.HiddenInput)
     # The version of the hand a correction started from (see Hand.version).
     version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
-    taker = forms.TypedChoiceField(
+    taker = SeatField(
         label=_("Taker"),
         coerce=int,
         widget=forms.RadioSelect,
@@ -296,7 +336,7 @@ class HandForm(forms.Form):
     )
     # At 5 players a required choice, with no default: a forgotten tap must not score the
     # taker alone (×4). "alone" is a choice of its own, read as no partner.
-    partner = forms.TypedChoiceField(
+    partner = SeatField(
         label=_("Partner"),
         coerce=lambda value: None if value == ALONE else int(value),
         widget=forms.RadioSelect,
@@ -390,9 +430,12 @@ class HandForm(forms.Form):
         self.sitting_out = dealer if rules.dealer_sits_out else None
         names = [(seat, name) for seat, name in enumerate(self.seats) if seat != self.sitting_out]
         self.fields["taker"].choices = names
+        table = [str(seat) for seat in range(self.seat_count)]
+        self.fields["taker"].seats = table
         trumps = scoring.POIGNEE_TRUMPS.get(self.players, {})
         if self.players == 5:
             self.fields["partner"].choices = [*names, (ALONE, _("alone"))]
+            self.fields["partner"].seats = table
         else:
             del self.fields["partner"]
         # Half points at 3 and 5 players: what the − and + buttons step by.
@@ -433,6 +476,9 @@ class HandForm(forms.Form):
         if not self.is_bound and "key" not in self.initial:
             self.initial["key"] = uuid.uuid4()
         self.expired = False
+        # The hand as typed, once every field was read (before the rules are asked): what the
+        # write path gets, which answers a key already spent before checking the hand.
+        self.typed_hand = None
         # Set by a view when someone else saved this hand first: the form shows theirs.
         self.conflict = False
         if self.is_bound:
@@ -506,42 +552,65 @@ class HandForm(forms.Form):
         if any(name not in data for name in required):
             return data
         hand = self.scoring_hand()
+        if not self._errors:
+            self.typed_hand = hand
         for problem in scoring.validate(hand, self.rules):
-            if problem.field == "poignees" and problem.seat is not None:
-                field = f"poignee_{problem.seat}"
-            elif problem.field == "miseres" and f"misere_{problem.seat}" in self.fields:
-                field = f"misere_{problem.seat}"
-            elif problem.field in self.fields:
-                field = problem.field
-            else:
-                # Poignées shown together: no single field is wrong, so the form carries it.
+            field = {"poignees": "poignee", "miseres": "misere"}.get(problem.field)
+            field = f"{field}_{problem.seat}" if field else problem.field
+            if field not in self.fields:
+                # Poignées shown together (no single field is wrong), or a field this table
+                # does not have: the form carries it, and its message names the field.
                 field = None
             self.add_error(field, problem.translated(gettext))
         data["hand"] = hand
         return data
 
+    def unasked(self, prefix: str) -> dict:
+        """What was sent for the announcements this table does not ask (``prefix``
+        "poignee" or "misere": the dealer who sits out, a seat that is not there, a misère
+        when the session plays none), by seat: never dropped, the rules refuse it by name."""
+        found = {}
+        for name in self.data:
+            if name.startswith(prefix + "_") and name not in self.fields:
+                value = self.data.get(name)
+                if value not in (None, ""):
+                    seat = name.removeprefix(prefix + "_")
+                    found[int(seat) if seat.isascii() and seat.isdigit() else seat] = value
+        return found
+
     def scoring_hand(self) -> scoring.Hand:
         data = self.cleaned_data
+        if "partner" in self.fields:
+            partner = data.get("partner")
+        else:
+            # A partner where there is none (4 or 3 in the hand): the rules refuse it by name.
+            partner = self.data.get("partner") or None
         return scoring.Hand(
             seats=self.seat_count,
             taker=data["taker"],
             contract=data["contract"],
             bouts=data["bouts"],
             points=self.attack_points(),
-            partner=data.get("partner"),
+            partner=partner,
             petit_au_bout=data.get("petit_au_bout") or None,
             poignees={
-                seat: data.get(f"poignee_{seat}")
-                for seat in self.playing_seats()
-                if data.get(f"poignee_{seat}")
+                **{
+                    seat: data.get(f"poignee_{seat}")
+                    for seat in self.playing_seats()
+                    if data.get(f"poignee_{seat}")
+                },
+                **self.unasked("poignee"),
             },
             chelem=data.get("chelem") or None,
             defence_chelem=bool(data.get("defence_chelem")),
             dealer=self.dealer,
             miseres={
-                seat: data.get(f"misere_{seat}")
-                for seat in self.playing_seats()
-                if data.get(f"misere_{seat}")
+                **{
+                    seat: data.get(f"misere_{seat}")
+                    for seat in self.playing_seats()
+                    if data.get(f"misere_{seat}")
+                },
+                **self.unasked("misere"),
             },
         )
 

@@ -33,7 +33,7 @@ class Sheet(models.Model):
     # read-only link for spectators and for sharing results.
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=player_names.TITLE_LENGTH)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # When the session was restored from a backup (it keeps its own ``created``), or None: the
@@ -86,7 +86,7 @@ class Seat(models.Model):
 
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
-    name = models.CharField(_("name"), max_length=40)
+    name = models.CharField(_("name"), max_length=player_names.PLAYER_LENGTH)
     # names.key(name), computed in Python on every write: the one way names are compared.
     key = player_names.NameKeyField()
 
@@ -277,7 +277,7 @@ class Club(models.Model):
 
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
-    name = models.CharField(_("name"), max_length=80)
+    name = models.CharField(_("name"), max_length=player_names.TITLE_LENGTH)
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The house rules a session started from the club takes (scoring.Rules.to_data()).
     rules = models.JSONField(default=dict, blank=True, editable=False)
@@ -304,7 +304,7 @@ class ClubPlayer(models.Model):
     """An entry of a club's roster: one person across every session of the club."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
-    name = models.CharField(_("name"), max_length=40)
+    name = models.CharField(_("name"), max_length=player_names.PLAYER_LENGTH)
     # names.key(name): two entries of one club never share it (as the seats of a sheet).
     key = player_names.NameKeyField()
 
@@ -378,3 +378,32 @@ class ClubResult(models.Model):
 
     def __str__(self):
         return f"{self.session_id}:{self.seat}"
+
+
+class SpentKey(models.Model):
+    """A form's key once it made something: a hand, a session, a club. Kept for good, so the
+    same form sent again (a double tap, a resubmitted page, the offline queue whose first
+    answer was lost) never makes it again, even after what it made was deleted or undone.
+
+    Written by the write modules in the same transaction as what the key made, and never
+    deleted with it: nothing points from here to a hand. ``sheet`` is the session the key
+    added a hand to or made; ``club`` the club it made or started a session in.
+    """
+
+    class Made(models.TextChoices):
+        HAND = "hand"
+        SHEET = "sheet"
+        CLUB = "club"
+
+    key = models.UUIDField(unique=True)
+    made = models.CharField(max_length=5, choices=Made.choices)
+    sheet = models.ForeignKey(
+        Sheet, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.made}:{self.key}"

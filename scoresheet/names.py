@@ -1,36 +1,87 @@
-"""Players' and sessions' names: cleaned one way, compared one way, everywhere.
+"""Players' and sessions' names: what a name is, when it is valid, and when two are the same.
 
-A name is cleaned before it is stored (Unicode NFC, no invisible or bidirectional control
-characters, single spaces), and two names are the same player when their ``key`` is equal:
-the case-folded NFKC form of the cleaned name. The key is computed here, in Python, and stored
-beside the name (``Seat.key``, unique per sheet), so the database never compares names with
-rules of its own (PostgreSQL's ``lower()`` and Python's ``casefold()`` disagree on "İ").
+One module decides it for every place that takes a name (the new-session form, renames, the
+club's roster and its session form, both imports):
+
+- ``clean``: the name as it is stored. Every blank-looking character (the Hangul fillers, the
+  braille blank…) is a space; every default-ignorable code point (Unicode's
+  Default_Ignorable_Code_Point property: zero-width space and joiners, the combining grapheme
+  joiner, variation selectors, tags…), every other format character (bidirectional marks,
+  embeddings, overrides) and every control character is removed; spaces are collapsed; NFC.
+- ``checked``: ``clean``, and the one rule for a valid name: not blank, not too long.
+- ``key``: what makes two names the same player, the case-folded NFKC form of the cleaned
+  name. It is computed here, in Python, and stored beside the name (``Seat.key``, unique per
+  sheet; ``ClubPlayer.key``, unique per club), so the database never compares names with rules
+  of its own (PostgreSQL's ``lower()`` and Python's ``casefold()`` disagree on "İ").
 """
 
 import unicodedata
 
+import regex
 from django.db import models
 
+# A player's name, and a session's or a club's, at most (in characters, once cleaned).
+PLAYER_LENGTH = 40
+TITLE_LENGTH = 80
 
-def _visible(char: str) -> bool:
-    # Cf: format characters (zero-width space and joiners, the bidirectional marks, embeddings,
-    # overrides and isolates); Cc: control characters other than whitespace (NUL, ESC…).
-    category = unicodedata.category(char)
-    return not (category == "Cf" or (category == "Cc" and not char.isspace()))
+# Characters that show as an empty space but are letters or symbols to Unicode (so
+# ``str.split`` keeps them): the Hangul fillers, the braille blank, the Khitan filler.
+BLANKS = "\u115f\u1160\u3164\uffa0\u2800\U00016fe4"
+_BLANK = regex.compile(f"[{BLANKS}]")
+# What a name never keeps: the Default_Ignorable_Code_Point property as the maintained `regex`
+# package knows it (it follows each Unicode release), any other format character (Cf) and
+# control characters other than whitespace (NUL, ESC…; whitespace becomes a space).
+_UNSEEN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]|(?!\s)\p{Cc}")
+
+
+class InvalidName(ValueError):
+    """A name that cannot be stored: ``reason`` is "blank" (nothing visible left once
+    cleaned) or "long" (more than ``length`` characters)."""
+
+    def __init__(self, reason: str, length: int):
+        super().__init__(f"the name is {reason}")
+        self.reason = reason
+        self.length = length
+
+
+def _visible(value: str) -> str:
+    """Blank-looking characters as spaces, unseen ones removed, spaces collapsed."""
+    return " ".join(_UNSEEN.sub("", _BLANK.sub(" ", value)).split())
 
 
 def clean(value: str) -> str:
-    """A name as it is stored: NFC, without invisible or bidirectional controls, spaces
-    collapsed; "" when nothing visible is left."""
-    visible = "".join(char for char in value if _visible(char))
-    return unicodedata.normalize("NFC", " ".join(visible.split()))
+    """A name as it is stored: NFC, what cannot be seen removed, what looks blank a space,
+    spaces collapsed; "" when nothing visible is left."""
+    # After NFC too: composing may bring pieces together that a removed joiner kept apart.
+    return _visible(unicodedata.normalize("NFC", _visible(value)))
+
+
+def checked(value: object, length: int = PLAYER_LENGTH, *, blank: bool = False) -> str:
+    """``value`` cleaned as a name is stored; raises ``InvalidName`` when it is no name:
+    blank (allowed only with ``blank``), longer than ``length``, or not text a page can show
+    (NUL, a lone surrogate: as blank)."""
+    if not isinstance(value, str) or "\x00" in value:
+        name = ""
+    else:
+        name = clean(value)
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            name = ""
+    if not name and not blank:
+        raise InvalidName("blank", length)
+    if len(name) > length:
+        raise InvalidName("long", length)
+    return name
 
 
 def key(name: str) -> str:
-    """What makes two names the same player: "Chloé" and "CHLOÉ", "ﬁfi" and "FIFI"."""
+    """What makes two names the same player: "Chloé" and "CHLOÉ", "ﬁfi" and "FIFI", "Ana"
+    and "Ana" with an invisible or blank-looking character inside or around it."""
     folded = unicodedata.normalize("NFKC", clean(name)).casefold()
-    # Case folding can undo NFKC ("ǰ" folds to j + combining caron): normalise once more.
-    return unicodedata.normalize("NFKC", folded)
+    # Case folding can undo NFKC ("ǰ" folds to j + combining caron), and NFKC can make a
+    # blank-looking character of another (U+FFA0 → U+3164): once more.
+    return _visible(unicodedata.normalize("NFKC", folded))
 
 
 def encodable(text: str) -> str:

@@ -249,11 +249,22 @@ def new_sheet(request):
     form = SheetForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        sheet = writes.create_sheet(
-            data["name"], data["names"], data["first_dealer"], rules=data["rules"]
-        )
-        remember(request, sheet, data["names"])
-        return redirect(sheet)
+        try:
+            change = writes.start_sheet(
+                data["name"],
+                data["names"],
+                data["first_dealer"],
+                data["rules"],
+                key=data["key"] or uuid.uuid4(),
+            )
+        except writes.KeyTaken:
+            # A key spent on something else: a tampered form. Offer a fresh one.
+            form = SheetForm(renewed(request.POST))
+            form.is_valid()
+        else:
+            # Sent twice (a double tap): the second opens the session the first made.
+            remember(request, change.sheet, data["names"])
+            return redirect(change.sheet)
     return render(
         request,
         "scoresheet/new_sheet.html",
@@ -429,19 +440,15 @@ def hand_new(request, token):
     form = hand_form(sheet, seats, request.POST)
     if "preview" in request.POST:
         return form_page(request, sheet, form, preview=preview_of(form))
-    if "passed" in request.POST:
-        # A broken key would make every resend a new deal: the form says it expired instead.
-        hand, key = None, parse_key(request.POST.get("key"))
-        if key is None or form.expired:
-            form.is_valid()
-            return form_page(request, sheet, form)
-    elif form.is_valid():
-        hand, key = form.cleaned_data["hand"], form.cleaned_data["key"]
-    elif sheet.hands.filter(key=parse_key(request.POST.get("key"))).exists():
-        # The same form sent again once its hand was stored: the deal has moved on since
-        # (the next dealer may sit out and be its taker), but it is the same hand, stored once.
-        return updated(request, sheet)
-    else:
+    # A broken key would make every resend a new deal: the form says it expired instead.
+    key = None if form.expired else parse_key(request.POST.get("key"))
+    passed = "passed" in request.POST
+    form.is_valid()
+    # The hand as typed, even one the rules refuse: the write path answers a key already spent
+    # first (the deal has moved on since: the next dealer may sit out and be its taker), then
+    # refuses the hand with the rules' reasons, which the form shows already.
+    hand = None if passed else form.typed_hand
+    if key is None or (hand is None and not passed):
         # Refused: the preview under the form lists the problems too, instead of going blank.
         return form_page(request, sheet, form, preview=preview_of(form))
     try:
@@ -451,10 +458,14 @@ def hand_new(request, token):
         form.renew_key()
         return form_page(request, sheet, form)
     except scoring.InvalidHand as error:
-        refused(form, error)
+        if form.is_valid():
+            # Valid when read, refused under the lock: the rules changed meanwhile.
+            refused(form, error)
         return form_page(request, sheet, form, preview=preview_of(form))
-    if not change.done:
-        # The same form sent again (a double tap, a resubmitted page): one hand.
+    if change.already:
+        # The same form sent again (a double tap, a resubmitted page, the offline queue whose
+        # first answer was lost), even after its hand was deleted: stored once.
+        messages.info(request, _("This hand was already saved; it is not saved again."))
         return updated(request, change.sheet)
     messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
     return appended(request, change, seats)
@@ -563,6 +574,19 @@ def parse_version(data) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
+def renewed(data):
+    """A form's data with a fresh key, for a form whose key was spent elsewhere."""
+    data = data.copy()
+    data["key"] = str(uuid.uuid4())
+    return data
+
+
+def parse_revision(data) -> int:
+    """The sheet's revision a page showed; -1 (no revision the sheet has) when it is not one."""
+    value = data.get("revision", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else -1
+
+
 def parse_key(value) -> uuid.UUID | None:
     try:
         return uuid.UUID(str(value))
@@ -591,33 +615,36 @@ def rules(request, token):
     form = RulesForm(request.POST, seats=len(sheet.totals))
     context = {"sheet": sheet, "form": form}
     proposed = form.check_seats(len(sheet.totals)) if form.is_valid() else None
-    if proposed is not None:
-        # A confirmation applies the totals it showed, or shows them again.
-        shown = request.POST.get("revision")
-        if "confirm" in request.POST and shown == str(sheet.revision):
-            try:
-                change = writes.change_rules(token, proposed)
-            except (scoring.InvalidRules, writes.HandRefused) as error:
-                refused_rules(form, error)
-            else:
+    changed_meanwhile = False
+    if proposed is not None and "confirm" in request.POST:
+        # A confirmation applies the totals it showed (its revision), or shows them again.
+        try:
+            change = writes.change_rules(token, proposed, parse_revision(request.POST))
+        except (scoring.InvalidRules, writes.HandRefused) as error:
+            refused_rules(form, error)
+            proposed = None
+        else:
+            if change.done:
                 messages.success(
                     request,
                     _("Rules changed to %(rules)s: every hand was re-scored.")
                     % {"rules": rules_words(proposed)},
                 )
                 return redirect(change.sheet)
+            sheet, changed_meanwhile = change.sheet, True
+    if proposed is not None:
+        try:
+            totals = writes.rescored_under(sheet, proposed)
+        except (scoring.InvalidRules, writes.HandRefused) as error:
+            refused_rules(form, error)
         else:
-            try:
-                totals = writes.rescored_under(sheet, proposed)
-            except (scoring.InvalidRules, writes.HandRefused) as error:
-                refused_rules(form, error)
-            else:
-                names = seat_names(sheet)
-                context |= {
-                    "proposed": proposed,
-                    "comparison": list(zip(names, sheet.totals, totals, strict=True)),
-                    "changed_meanwhile": "confirm" in request.POST,
-                }
+            names = seat_names(sheet)
+            context |= {
+                "sheet": sheet,
+                "proposed": proposed,
+                "comparison": list(zip(names, sheet.totals, totals, strict=True)),
+                "changed_meanwhile": changed_meanwhile,
+            }
     return render(request, "scoresheet/rules.html", context)
 
 

@@ -1,7 +1,8 @@
 """The one write path: every change to a sheet goes through here, in one transaction.
 
 Each function locks the sheet (its changes happen one at a time, in order), checks the
-idempotency key or the version it was given, writes the facts, moves the sheet's revision on,
+idempotency key, the version or the revision it was given, writes the facts, moves the
+sheet's revision on,
 and updates the derived data stored beside the facts: each hand's row of scores and the running
 totals after it, and the sheet's hand count, totals, next dealer and statistics' counters.
 Adding a hand (the usual change) costs the same at any length of session; a correction, a
@@ -25,15 +26,11 @@ from django.utils import timezone
 from scoresheet import bulk, club_results, models, scoring, stats
 from scoresheet import names as player_names
 from scoresheet import sheet as sheets
-from scoresheet.models import Hand, Seat, Sheet
+from scoresheet.models import Hand, Seat, Sheet, SpentKey
 
 
 class KeyTaken(Exception):
-    """The form's key belongs to a hand of another sheet: a tampered form."""
-
-
-class _Resent(Exception):
-    """The key of the hand being added is already stored."""
+    """The form's key was spent on another sheet, or on something else: a tampered form."""
 
 
 class HandRefused(ValueError):
@@ -58,9 +55,11 @@ class HandRefused(ValueError):
 class Change:
     """What a write did: the sheet after it, the hand concerned and its number.
 
-    ``done`` is False when nothing was written: the same form sent again (``hand`` is the one
-    stored the first time), a hand already deleted (``hand`` None), or a correction that
-    started from an older version (``conflict``; ``hand`` is the current one).
+    ``done`` is False when nothing was written: the same form sent again (``already``:
+    ``hand`` is the one its key stored, or None once that hand was deleted or undone), a hand
+    already deleted (``hand`` None), a correction that started from an older version
+    (``conflict``; ``hand`` is the current one), or a change of rules confirmed from an older
+    revision of the sheet (``conflict``).
     """
 
     sheet: Sheet
@@ -68,6 +67,7 @@ class Change:
     number: int | None
     done: bool = True
     conflict: bool = False
+    already: bool = False
 
 
 def _locked(token: str) -> Sheet:
@@ -292,10 +292,14 @@ def create_sheet(
     rules: scoring.Rules = scoring.FFT,
     created: datetime | None = None,
     hands: Iterable[tuple[int | None, scoring.Hand | None]] = (),
+    key: uuid.UUID | None = None,
 ) -> Sheet:
     """A new session with these players and, for a restored backup, its hands in play order:
     (dealer or None for the rotation, hand or None for a passed deal). Raises
     ``scoring.InvalidHand`` (writing nothing) if a hand breaks the rules.
+
+    ``key``: the new-session form's, spent in the same transaction (``start_sheet`` answers
+    the same form sent again); a key spent before raises ``IntegrityError``, writing nothing.
 
     The hands are scored first, outside any transaction; then one short transaction writes
     the sheet, its seats and its hands in bulk."""
@@ -303,7 +307,46 @@ def create_sheet(
     sheet = new.add(name, names, first_dealer, rules=rules, created=created, hands=hands).sheet
     with transaction.atomic():
         new.write()
+        if key is not None:
+            # A key used before fails here (unique): the whole transaction is undone.
+            SpentKey.objects.create(key=key, made=SpentKey.Made.SHEET, sheet=sheet)
     return sheet
+
+
+def start_sheet(
+    name: str,
+    names: Sequence[str],
+    first_dealer: int,
+    rules: scoring.Rules,
+    key: uuid.UUID,
+) -> Change:
+    """The new-session form: a new session under the form's ``key``. The same form sent again
+    (a double tap, twice at once) opens the session it made the first time (``already``);
+    ``KeyTaken`` when the key was spent on something else."""
+    made = made_by(key, SpentKey.Made.SHEET)
+    if made is None:
+        try:
+            sheet = create_sheet(name, names, first_dealer, rules=rules, key=key)
+        except IntegrityError:
+            # Sent twice at once: the other one made it (its key is the one that failed).
+            made = made_by(key, SpentKey.Made.SHEET)
+            if made is None:
+                raise KeyTaken from None
+        else:
+            return Change(sheet, None, None)
+    return Change(made, None, None, done=False, already=True)
+
+
+def made_by(key: uuid.UUID, made: str, club=None):
+    """What a new-session or new-club ``key`` made (the sheet, or the club), or None if it is
+    not spent; ``KeyTaken`` when it was spent on something else (or in another club)."""
+    spent = SpentKey.objects.filter(key=key).select_related("sheet", "club").first()
+    if spent is None:
+        return None
+    found = spent.club if made == SpentKey.Made.CLUB else spent.sheet
+    if spent.made != made or found is None or (club is not None and spent.club_id != club.pk):
+        raise KeyTaken
+    return found
 
 
 def rules_data(rules: scoring.Rules) -> dict:
@@ -317,35 +360,41 @@ def add_hand(
     """Store a new last hand (None: a deal everyone passed) under the form's ``key``, dealt by
     ``dealer`` (by default whoever's turn it is when it is stored).
 
-    The same key sent again stores nothing and answers the hand stored the first time.
-    Raises ``KeyTaken`` for a key of another sheet's hand, and ``scoring.InvalidHand`` when
-    the hand breaks the session's rules (both write nothing).
+    A key is spent for good: sent again, even after its hand was deleted or undone, it stores
+    nothing and answers ``already`` (with the hand it stored, if it is still there), before
+    the hand is checked (the deal has moved on since). Raises ``KeyTaken`` for a key spent on
+    another sheet, and ``scoring.InvalidHand`` when the hand breaks the session's rules (both
+    write nothing).
     """
     stored = Hand(key=key, passed=True) if hand is None else Hand.from_scoring(hand, key=key)
     stored.dealer = dealer
     try:
         with transaction.atomic():
             sheet = _locked(token)
-            players = _players(sheet)
+            # A key spent before fails here (unique): the whole transaction is undone.
+            SpentKey.objects.create(key=key, made=SpentKey.Made.HAND, sheet=sheet)
             stored.sheet = sheet
-            try:
-                _appended(sheet, stored, players, sheet.game_rules)
-            except scoring.InvalidHand:
-                # Sent again after it was stored, the hand is now dealt by the next dealer,
-                # who may sit out: a resend, not a hand the rules refuse.
-                if Hand.objects.filter(key=key).exists():
-                    raise _Resent from None
-                raise
-            # A key used before fails here (unique): the whole transaction is undone.
+            _appended(sheet, stored, _players(sheet), sheet.game_rules)
             stored.save(force_insert=True)
             _moved(sheet, *DERIVED, appended=stored)
-    except (IntegrityError, _Resent):
-        first = Hand.objects.select_related("sheet").filter(key=key).first()
-        if first is None or first.sheet.token != token:
-            raise KeyTaken from None
-        # The same form sent again (a double tap, a resubmitted page): one hand.
-        return Change(first.sheet, first, first.number, done=False)
+    except IntegrityError:
+        return _resent(token, key)
     return Change(sheet, stored, stored.number)
+
+
+def _resent(token: str, key: uuid.UUID) -> Change:
+    """The answer to a hand's key already spent: the sheet as it is, and the hand the key
+    stored if it is still there; ``KeyTaken`` for a key spent elsewhere."""
+    spent = SpentKey.objects.filter(key=key).values_list("made", "sheet_id").first()
+    # A hand restored from a backup has a key that was never a form's, nor spent.
+    first = Hand.objects.filter(key=key).values_list("sheet_id", flat=True).first()
+    owner = spent[1] if spent and spent[0] == SpentKey.Made.HAND else first
+    sheet = Sheet.objects.filter(token=token).first()
+    if owner is None or sheet is None or owner != sheet.pk:
+        raise KeyTaken
+    hand = sheet.hands.filter(key=key).first()
+    # The same form sent again (a double tap, a resubmitted page, the offline queue): one hand.
+    return Change(sheet, hand, hand.number if hand else None, done=False, already=True)
 
 
 def correct_hand(
@@ -406,12 +455,18 @@ def undo(token: str, key: uuid.UUID | None) -> Change:
     return Change(sheet, last, last.number)
 
 
-def change_rules(token: str, rules: scoring.Rules) -> Change:
-    """Play the session under other rules: every hand is re-scored at once. Raises
-    ``scoring.InvalidRules`` for rules the table's seats cannot play, and ``HandRefused`` for
-    a stored hand the new rules refuse; either way nothing changes."""
+def change_rules(token: str, rules: scoring.Rules, revision: int | None = None) -> Change:
+    """Play the session under other rules: every hand is re-scored at once, if the sheet is
+    still at ``revision`` (the one whose totals the players were shown; None: a script's
+    change, whatever the sheet holds). Answers ``conflict`` (nothing written) when the sheet
+    moved on meanwhile. Raises ``scoring.InvalidRules`` for rules the table's seats cannot
+    play, and ``HandRefused`` for a stored hand the new rules refuse; either way nothing
+    changes."""
     with transaction.atomic():
         sheet = _locked(token)
+        if revision is not None and revision != sheet.revision:
+            # Hands were entered or corrected since those totals were shown.
+            return Change(sheet, None, None, done=False, conflict=True)
         problems = scoring.check_rules(rules, _players(sheet))
         if problems:
             raise scoring.InvalidRules(problems)
@@ -425,13 +480,10 @@ def rename(token: str, name: str, players: Sequence[str]) -> Change:
     """Give the session and its seats (in seat order) these names; ``done`` is False when
     they were the names already. The hands keep their seats: only names change. Raises
     ``ValueError`` (writing nothing) for names the new-session form would refuse."""
-    name = player_names.clean(name)
-    players = [player_names.clean(player) for player in players]
+    # InvalidName is a ValueError: blank or too long.
+    name = player_names.checked(name, player_names.TITLE_LENGTH)
+    players = [player_names.checked(player) for player in players]
     keys = [player_names.key(player) for player in players]
-    if not 1 <= len(name) <= Sheet._meta.get_field("name").max_length:
-        raise ValueError("the session's name is blank or too long")
-    if not all(1 <= len(player) <= Seat._meta.get_field("name").max_length for player in players):
-        raise ValueError("a player's name is blank or too long")
     if len(set(keys)) != len(keys):
         raise ValueError("two players have the same name")
     with transaction.atomic():

@@ -1,11 +1,46 @@
-"""Shared fixtures: sheets built through the models, and a client that speaks htmx."""
+"""Shared fixtures: sheets built through the models, a client that speaks htmx, and a
+database where threads write at once as the app's processes do."""
 
 import copy
+import sqlite3
 
 import pytest
+from django.db import connections
 from django.test import Client
 
 from scoresheet import writes
+
+
+@pytest.fixture
+def concurrent_db(transactional_db, tmp_path):
+    """The database as `make run`'s workers share it, for threads released together.
+
+    PostgreSQL as it is. On SQLite, the test database is copied to a file opened with the
+    app's own settings (WAL, IMMEDIATE transactions, a 20 s busy timeout): pytest-django's
+    in-memory database shares one cache between threads, where a second writer fails at once
+    ("database table is locked") instead of waiting its turn, which no worker of `make run`
+    ever sees. Whatever the test writes goes to the copy, dropped afterwards.
+    """
+    memory = connections["default"]
+    if memory.vendor != "sqlite":
+        yield
+        return
+    original = connections.settings["default"]
+    path = tmp_path / "concurrent.sqlite3"
+    memory.ensure_connection()
+    copy_of = sqlite3.connect(path)
+    memory.connection.backup(copy_of)
+    # WAL once and for all, before threads connect at once (switching needs the file alone).
+    copy_of.execute("PRAGMA journal_mode=WAL")
+    copy_of.close()
+    connections.settings["default"] = {**original, "NAME": str(path)}
+    connections["default"] = connections.create_connection("default")
+    try:
+        yield
+    finally:
+        connections["default"].close()
+        connections.settings["default"] = original
+        connections["default"] = memory
 
 
 @pytest.fixture

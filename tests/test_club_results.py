@@ -61,7 +61,7 @@ class ClubChanges(RuleBasedStateMachine):
 
     def __init__(self):
         super().__init__()
-        self.club = club_writes.create_club("Jeudi", players=ROSTER)
+        self.club = club_writes.create_club("Jeudi", players=ROSTER).club
         self.sheets = []  # the sheets the club counts
         self.seats = {}  # sheet pk → seats
         self.rules = {}  # sheet pk → rules
@@ -248,7 +248,7 @@ def played(club, names, day, hands):
 def test_a_hand_in_an_earlier_session_re_rates_the_later_ones():
     """Ana wins the first session, then a correction makes Ben win it: the second session's
     ratings start from other ones, though nothing of it changed."""
-    club = club_writes.create_club("Jeudi")
+    club = club_writes.create_club("Jeudi").club
     first = played(club, ["Ana", "Ben", "Chloé"], 0, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
     played(club, ["Ana", "Ben", "Chloé"], 1, [(1, scoring.Hand(3, 2, "garde", 2, 49))])
     before = {r.player.name: r.mu for r in clubs.standings(club).rows}
@@ -263,7 +263,7 @@ def test_a_hand_in_an_earlier_session_re_rates_the_later_ones():
 def test_a_period_shows_the_rating_at_its_end():
     """The rating is a running estimate: a period shows each player's after their last
     session in it, the sessions before the period counted."""
-    club = club_writes.create_club("Jeudi")
+    club = club_writes.create_club("Jeudi").club
     model = PlackettLuce()
     played(club, ["Ana", "Ben", "Chloé"], -100, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
     played(club, ["Ana", "Ben", "Chloé"], 0, [(1, scoring.Hand(3, 1, "garde", 2, 49))])
@@ -281,7 +281,7 @@ def test_a_period_shows_the_rating_at_its_end():
 
 
 def test_rescore_repairs_the_club_results_and_says_so(capsys):
-    club = club_writes.create_club("Jeudi")
+    club = club_writes.create_club("Jeudi").club
     played(club, ["Ana", "Ben", "Chloé"], 0, [(0, scoring.Hand(3, 0, "garde", 2, 49))])
     call_command("rescore")
     assert "1 clubs recounted, 0 had stored results that differed." in capsys.readouterr().out

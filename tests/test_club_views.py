@@ -44,7 +44,7 @@ def test_create_refuses_an_empty_name(client):
 
 
 def test_new_session_from_the_club(client):
-    club = club_writes.create_club("Maison", scoring.Rules(rounding=5), players=["Ana"])
+    club = club_writes.create_club("Maison", scoring.Rules(rounding=5), players=["Ana"]).club
     page = client.get(f"/c/{club.token}/new/").content.decode()
     assert '<option value="Ana">' in page
     response = client.post(
@@ -88,7 +88,7 @@ def test_read_only_link_shows_and_changes_nothing(client):
 
 
 def test_roster_rename_merge_and_add(client):
-    club = club_writes.create_club("Maison", players=["Ana", "Anne", "Ben"])
+    club = club_writes.create_club("Maison", players=["Ana", "Anne", "Ben"]).club
     url = f"/c/{club.token}/players/"
     anne = club.players.get(name="Anne")
     response = client.post(url, {"action": "rename", "player": anne.pk, "name": "ben"})
@@ -101,7 +101,7 @@ def test_roster_rename_merge_and_add(client):
 
 
 def test_attach_matches_seats_by_name_and_confirms(client):
-    club = club_writes.create_club("Maison", players=["Ana"])
+    club = club_writes.create_club("Maison", players=["Ana"]).club
     sheet = writes.create_sheet("Hier", ["ANA", "Ben", "Chloé"], 0)
     url = f"/c/{club.token}/attach/"
     shown = client.post(url, {"session": "https://example.org" + sheet.get_absolute_url()})
@@ -128,8 +128,8 @@ def test_attach_matches_seats_by_name_and_confirms(client):
 
 
 def test_standings_csv(client):
-    club = club_writes.create_club("Maison")
-    sheet = club_writes.start_session(club, "S", ["=Ana", "Ben", "Chloé", "Dan"], 0)
+    club = club_writes.create_club("Maison").club
+    sheet = club_writes.start_session(club, "S", ["=Ana", "Ben", "Chloé", "Dan"], 0).sheet
     writes.add_hand(sheet.token, scoring.Hand(4, 0, "garde", 2, 51), uuid.uuid4())
     response = client.get(f"/cv/{club.view_token}/standings.csv")
     text = b"".join(response.streaming_content).decode("utf-8")
@@ -261,13 +261,13 @@ def test_player_page(client):
     response = client.get(reverse("view_club_player", args=[club.view_token, ana.pk]))
     assert response.status_code == 200
     assert "Ana" in response.content.decode()
-    other = club_writes.create_club("Autre", players=["Zoé"])
+    other = club_writes.create_club("Autre", players=["Zoé"]).club
     zoe = other.players.get()
     assert client.get(reverse("club_player", args=[club.token, zoe.pk])).status_code == 404
 
 
 def test_an_empty_club_and_an_empty_period(client):
-    club = club_writes.create_club("Vide", players=["Ana"])
+    club = club_writes.create_club("Vide", players=["Ana"]).club
     for url in (club.get_absolute_url(), club.get_view_url() + "?period=month"):
         response = client.get(url)
         assert response.status_code == 200
@@ -426,7 +426,7 @@ def test_change_the_name_and_default_rules(client, worked_club):  # noqa: F811
     ],
 )
 def test_bad_settings_change_nothing(client, data, message):
-    club = club_writes.create_club("Maison", scoring.Rules(rounding=5))
+    club = club_writes.create_club("Maison", scoring.Rules(rounding=5)).club
     response = client.post(f"/c/{club.token}/settings/", data)
     assert response.status_code == 200
     assert message in html.unescape(response.content.decode())
@@ -438,7 +438,7 @@ def test_bad_settings_change_nothing(client, data, message):
 
 
 def test_the_read_only_link_cannot_change_the_club(client):
-    club = club_writes.create_club("Maison", scoring.Rules(rounding=5))
+    club = club_writes.create_club("Maison", scoring.Rules(rounding=5)).club
     body = client.get(club.get_view_url()).content.decode()
     # It shows the default rules, and no way to change them.
     assert "Default rules of new sessions: <strong>Differences rounded to 5</strong>" in body

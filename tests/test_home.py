@@ -137,7 +137,7 @@ def test_an_entry_not_on_the_list_changes_nothing(client, make_sheet):
 
 
 def test_a_club_comes_off_the_list_and_back(client):
-    club = club_writes.create_club("Les amis")
+    club = club_writes.create_club("Les amis").club
     client.get(club.get_absolute_url())
     assert "Les amis" in home(client)
     forget(client, "clubs", [club.token])

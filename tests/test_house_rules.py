@@ -328,3 +328,115 @@ def test_the_csv_shows_the_rules_and_the_miseres(client):
     assert lines[-2] == '"Rules","Poignées 20/40/60; Misère 10"'
     # H4 of RULES.md §6: +92, −44, −4, −44; the Misère column names who announced.
     assert lines[1].endswith('"Chloé: 1",92,-44,-4,-44')
+
+
+# Fields the table does not have: refused by name, never dropped (issue 20)
+
+
+@pytest.mark.parametrize(
+    ("seats", "rules", "field", "message"),
+    [
+        # 6 seats, Fanny deals: she sits out and shows no poignée.
+        (6, {}, {"poignee_5": "simple"}, "Poignée: the dealer sits out this hand"),
+        # 5 seats with the dealer out and misère: Élise deals, and announces none.
+        (
+            5,
+            {"dealer_sits_out": "on", "misere": "10"},
+            {"misere_4": "1"},
+            "Misère: the dealer sits out this hand, so announces no misère.",
+        ),
+        (4, {}, {"misere_1": "1"}, "Misère: this session plays without misère."),
+        (4, {}, {"poignee_7": "simple"}, "Poignée: seat 7 is not at the table."),
+        (4, {}, {"partner": "1"}, "Partner: there is a partner only at 5 players."),
+        (6, {}, {"partner": "5"}, "Partner: the dealer sits out this hand, so cannot be called."),
+        (6, {}, {"taker": "5"}, "Taker: the dealer sits out this hand, so cannot take."),
+    ],
+)
+def test_a_field_the_table_does_not_have_is_refused_naming_it(
+    client, htmx, seats, rules, field, message
+):
+    sheet = new_session(client, SIX[:seats], first_dealer=seats - 1, **rules)
+    hand = {"taker": 0, "contract": "garde", "bouts": 2, "points": 51}
+    if seats - (1 if seats == 6 or rules.get("dealer_sits_out") else 0) == 5:
+        hand["partner"] = 1
+    response = save(client, sheet, **(hand | field))
+    assert response.status_code == 200
+    assert message in text(response)
+    assert not sheet.hands.exists()
+    # The live preview says the same, instead of a row without the field.
+    preview = htmx.post(url("hand_preview", sheet), {"key": str(uuid.uuid4())} | hand | field)
+    assert message in text(preview)
+
+
+def test_a_backup_giving_a_poignee_or_a_misere_to_the_dealer_sitting_out_is_refused(
+    make_backup,
+):
+    data = make_backup(5)
+    data["rules"] = {"dealer_sits_out": True, "misere": 10}
+    hand = {
+        "dealer": 2,
+        "taker": 0,
+        "contract": "prise",
+        "bouts": 1,
+        "points": 60,
+        "partner": None,
+        "petit_au_bout": None,
+        "poignees": {},
+        "chelem": None,
+        "defence_chelem": False,
+    }
+    for extra, field in [
+        ({"poignees": {"2": "simple"}}, "poignees"),
+        ({"miseres": {"2": 1}}, "miseres"),
+    ]:
+        data["hands"] = [hand | extra]
+        with pytest.raises(backup.BackupError) as refused:
+            backup.read(json.dumps(data))
+        assert (refused.value.hand, refused.value.field) == (1, field)
+        assert "the dealer sits out this hand" in refused.value.message
+    data = make_backup(4)
+    data["hands"][0]["partner"] = 1
+    with pytest.raises(backup.BackupError) as refused:
+        backup.read(json.dumps(data))
+    assert refused.value.message == "Hand 1: Partner: there is a partner only at 5 players."
+
+
+def test_a_change_of_rules_from_an_older_revision_is_refused_under_the_lock(sheet4):
+    writes.add_hand(sheet4.token, scoring.Hand(4, 0, "garde", 2, 49), uuid.uuid4())
+    shown = Sheet.objects.get(pk=sheet4.pk).revision
+    writes.add_hand(sheet4.token, scoring.Hand(4, 1, "garde", 2, 49), uuid.uuid4())
+    change = writes.change_rules(sheet4.token, scoring.Rules(rounding=10), shown)
+    assert (change.done, change.conflict) == (False, True)
+    assert change.sheet.revision == shown + 1
+    stored = Sheet.objects.get(pk=sheet4.pk)
+    assert (stored.game_rules, stored.revision) == (scoring.FFT, shown + 1)
+    change = writes.change_rules(sheet4.token, scoring.Rules(rounding=10), shown + 1)
+    assert change.done
+    # Two gardes made by 8, rounded to 10: 70 a defender each.
+    assert Sheet.objects.get(pk=sheet4.pk).totals == [140, 140, -140, -140]
+
+
+def test_a_stale_confirmation_shows_the_current_totals_again(client):
+    sheet = new_session(client, SIX[:4])
+    save(client, sheet, taker=0, contract="garde", bouts=2, points=49)
+    stale = str(Sheet.objects.get(pk=sheet.pk).revision)
+    save(client, sheet, taker=1, contract="garde", bouts=2, points=49)
+    response = client.post(
+        url("rules", sheet), {"rounding": "10", "confirm": "1", "revision": stale}
+    )
+    page = text(response)
+    assert "Hands were entered or corrected meanwhile" in page
+    # Now, with both hands (66 a defender each under FFT), and under rounding to 10 (70).
+    assert response.context["comparison"] == [
+        ("Ana", 132, 140),
+        ("Ben", 132, 140),
+        ("Chloé", -132, -140),
+        ("Dan", -132, -140),
+    ]
+    current = Sheet.objects.get(pk=sheet.pk).revision
+    assert f'name="revision" value="{current}"' in page
+    # A confirmation with no revision, or a broken one, is shown the totals too.
+    for revision in ({}, {"revision": "x"}):
+        response = client.post(url("rules", sheet), {"rounding": "10", "confirm": "1"} | revision)
+        assert "Hands were entered or corrected meanwhile" in text(response)
+    assert Sheet.objects.get(pk=sheet.pk).game_rules == scoring.FFT

@@ -134,11 +134,11 @@ def test_writes_cost_the_same_at_two_sizes(client, make_sheet, write, request_of
     assert counts[0] == counts[1], counts
 
 
-def test_saving_a_hand_takes_seven_queries(client, make_sheet, django_assert_num_queries):
-    """The sheet and its seats; then BEGIN, the lock, the insert, the sheet's derived data,
-    COMMIT: whatever the sheet's length."""
+def test_saving_a_hand_takes_eight_queries(client, make_sheet, django_assert_num_queries):
+    """The sheet and its seats; then BEGIN, the lock, the form's key spent, the insert, the
+    sheet's derived data, COMMIT: whatever the sheet's length."""
     sheet = sheet_of(make_sheet, LONG, "long")
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         client.post(reverse("hand_new", args=[sheet.token]), hand_post(), HTTP_HX_REQUEST="true")
 
 

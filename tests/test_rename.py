@@ -85,8 +85,8 @@ def test_the_write_path_refuses_what_the_form_refuses(sheet4, name, players):
 
 
 def test_a_rename_of_a_club_session_keeps_each_seat_s_club_player():
-    club = club_writes.create_club("Les amis")
-    sheet = club_writes.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0)
+    club = club_writes.create_club("Les amis").club
+    sheet = club_writes.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0).sheet
     roster = club.sessions.get().players
     writes.rename(sheet.token, "Lundi", ["Anaïs", "Ben", "Chloé"])
     # The club still counts seat 0 for the roster's Ana, under her roster name.
@@ -192,8 +192,8 @@ def test_the_read_only_link_reaches_no_rename(client, sheet4):
 
 
 def test_a_club_session_says_what_the_club_keeps(client):
-    club = club_writes.create_club("Les amis")
-    sheet = club_writes.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0)
+    club = club_writes.create_club("Les amis").club
+    sheet = club_writes.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0).sheet
     page = client.get(players_url(sheet)).content.decode()
     assert "Les amis" in page
 

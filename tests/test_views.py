@@ -492,12 +492,16 @@ def test_bad_hand_is_refused_with_a_message_and_kept(client, htmx, sheet4, field
     assert sheet4.hands.count() == 0
 
 
-def test_partner_at_4_players_is_not_stored(client, sheet4):
-    client.post(
+def test_partner_at_4_players_is_refused_naming_the_field(client, sheet4):
+    """RULES.md §1: a partner is called only at 5; a form that sends one anyway (tampered, or
+    a page from before a change of rules) is refused, not stored without it."""
+    response = client.post(
         url("hand_new", sheet4),
         hand_data(taker=0, contract="garde", bouts=2, points=50, partner=1),
     )
-    assert sheet4.hands.get().partner is None
+    assert response.status_code == 200
+    assert "Partner: there is a partner only at 5 players." in text(response)
+    assert sheet4.hands.count() == 0
 
 
 def test_partner_equal_to_taker_is_refused(client, sheet5):

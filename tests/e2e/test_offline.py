@@ -239,6 +239,63 @@ def test_online_the_row_shows_before_the_server_answers(open_page, sheet):
     assert Hand.objects.get(sheet=sheet).scores == SAMPLE[0][1]
 
 
+def test_a_hand_whose_answer_was_lost_and_that_was_deleted_meanwhile_is_not_stored_again(
+    open_page, sheet
+):
+    """The server stored the hand, but its answer never reached the phone (the network went
+    at that moment): the row keeps waiting. Meanwhile another phone deletes that hand. Sent
+    again, its key is spent: the server answers that it was already saved, the queue takes
+    that as done and empties, and nothing is stored twice (issue 20)."""
+    phone = opened(open_page, sheet)
+    page = phone.page
+    answers = []
+    deleted = []
+
+    def answer_lost(route):
+        if route.request.method != "POST":
+            route.continue_()
+        elif not answers:
+            # The request reaches the server; its answer does not reach the phone.
+            answers.append(route.fetch().text())
+            route.abort("connectionreset")
+        elif not deleted:
+            # A retry before the other phone deleted the hand: still no network.
+            route.abort("internetdisconnected")
+        else:
+            response = route.fetch()
+            answers.append(response.text())
+            route.fulfill(response=response)
+
+    page.route("**/hands/new/", answer_lost)
+    enter(phone, SAMPLE[0][0])
+    for _ in range(100):
+        if answers:
+            break
+        page.wait_for_timeout(100)
+    # Sent, stored, its answer lost: the row is waiting again.
+    expect(phone.row(1).locator(".queue-status")).to_have_text("Waiting to be sent")
+    stored = Hand.objects.get(sheet=sheet)
+    # Another phone deletes it.
+    writes.delete_hand(sheet.token, stored.key)
+    deleted.append(True)
+    assert not Hand.objects.filter(sheet=sheet).exists()
+    # The network comes back: the queue sends the hand again, with its key.
+    page.context.set_offline(True)
+    page.context.set_offline(False)
+    phone.expect_confirmed()
+    assert len(answers) == 2
+    assert "This hand was already saved; it is not saved again." in answers[1]
+    expect(page.locator("#hands .hand")).to_have_count(0)
+    phone.expect_totals(NAMES, [0, 0, 0, 0])
+    assert not Hand.objects.filter(sheet=sheet).exists()
+    assert Sheet.objects.get(pk=sheet.pk).hand_count == 0
+    # Reopened, nothing waits and nothing is sent again.
+    page.goto(sheet.get_absolute_url())
+    expect(page.locator("#hands .hand")).to_have_count(0)
+    assert len(answers) == 2
+    assert not Hand.objects.filter(sheet=sheet).exists()
+
+
 def test_the_server_row_wins_with_a_note(open_page, sheet):
     """If the server scores a hand otherwise than the phone did, its row is shown, and said."""
     phone = opened(open_page, sheet)

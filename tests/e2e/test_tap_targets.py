@@ -78,7 +78,7 @@ def played() -> Sheet:
 def test_every_tap_target_is_44_px(open_page, profile, language):
     options = {"locale": language}
     sheet = played()
-    club = club_writes.create_club("Les amis")
+    club = club_writes.create_club("Les amis").club
     sheet_page = SheetPage(open_page(profile, **options))
     page = sheet_page.page
     results = {}
@@ -136,7 +136,7 @@ def test_every_tap_target_is_44_px(open_page, profile, language):
     page.goto("/does-not-exist/")
     check("404 page")
     # The club's pages (issue 16), with a session of the club played.
-    played_in_club = club_writes.start_session(club, "Jeudi", FIVE, 0)
+    played_in_club = club_writes.start_session(club, "Jeudi", FIVE, 0).sheet
     store(played_in_club, scoring.Hand(5, 1, "garde", 2, 56, partner=3))
     page.goto(club.get_absolute_url())
     check("club")

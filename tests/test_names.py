@@ -1,0 +1,261 @@
+"""Names (scoresheet/names.py, issue 20): one function decides what a player's name is and when
+two are the same, and every place that takes a name uses it. Characters that show nothing
+(Unicode's default-ignorable code points) are removed, those that look blank are a space: a
+second player who looks like the first is refused everywhere, naming the field.
+
+The look-alikes are the issue's: U+3164 (Hangul filler), U+034F (combining grapheme joiner),
+U+2800 (braille blank), and their kin.
+"""
+
+import json
+import uuid
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.urls import reverse
+
+from scoresheet import backup, club_backup, club_writes, clubs, names, writes
+from scoresheet.models import Club, ClubPlayer, Seat, Sheet
+from tests.conftest import BACKUPS
+
+# Each a second "Ana" to the eye.
+LOOK_ALIKES = [
+    "Ana\u3164",  # Hangul filler after it
+    "\u3164Ana",
+    "An\u034fa",  # combining grapheme joiner inside
+    "Ana\u2800",  # braille blank
+    "\u115fAna\u1160",  # Hangul choseong and jungseong fillers
+    "Ana\uffa0",  # halfwidth Hangul filler
+    "A\ufe0fna",  # variation selector 16
+    "Ana\U000e0041",  # tag latin capital A
+    "A\u200bna",  # zero-width space
+    "A\u00adna",  # soft hyphen
+    "A\u180ena",  # Mongolian vowel separator
+]
+# Blank-looking characters between two words: one space, as a space typed there.
+BETWEEN = ["\u3164", "\u2800", "\u115f", "\u1160", "\uffa0", "\u3164\u2800 \u3164"]
+
+
+# The one function
+
+
+@pytest.mark.parametrize("typed", LOOK_ALIKES)
+def test_a_look_alike_is_cleaned_to_the_name_and_has_its_key(typed):
+    assert names.clean(typed) == "Ana"
+    assert names.key(typed) == names.key("ANA") == "ana"
+
+
+@pytest.mark.parametrize("blank", BETWEEN)
+def test_a_blank_looking_character_is_a_space(blank):
+    assert names.clean(f"Anne{blank}Marie") == "Anne Marie"
+    assert names.key(f"Anne{blank}Marie") == names.key("anne marie")
+
+
+@pytest.mark.parametrize("blank", [*BETWEEN, "\u034f", "\u200b\ufe0f", "\U000e0020"])
+def test_a_name_of_nothing_visible_is_blank(blank):
+    assert names.clean(blank) == ""
+    with pytest.raises(names.InvalidName) as refused:
+        names.checked(blank)
+    assert refused.value.reason == "blank"
+
+
+def test_every_default_ignorable_code_point_is_removed():
+    """Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): a sample from each
+    of its ranges, the unassigned ones too."""
+    ignorable = [
+        "\u00ad",
+        "\u034f",
+        "\u061c",
+        "\u115f",
+        "\u17b4",
+        "\u180b",
+        "\u180f",
+        "\u200b",
+        "\u200f",
+        "\u202a",
+        "\u2060",
+        "\u206f",
+        "\u3164",
+        "\ufe00",
+        "\ufe0f",
+        "\ufeff",
+        "\uffa0",
+        "\ufff0",
+        "\U0001bca0",
+        "\U0001d173",
+        "\U000e0000",
+        "\U000e0fff",
+    ]
+    for char in ignorable:
+        assert names.clean(f"A{char}na") in ("Ana", "A na"), hex(ord(char))
+        assert names.key(f"A{char}na") in ("ana", "a na"), hex(ord(char))
+
+
+def test_what_stays_a_different_name():
+    # Case folding as Unicode does it: "İ" is i + a combining dot, never "i" alone.
+    assert names.key("İVAN") != names.key("Ivan")
+    # A letter of another script is another name (confusables are not the same player).
+    assert names.key("\u0410na") != names.key("Ana")
+    # An accent is a letter's: "Ana" and "Aná" are two players.
+    assert names.key("Aná") != names.key("Ana")
+    assert names.clean("  Anne   Marie ") == "Anne Marie"
+
+
+def test_the_rule_for_a_valid_name_is_one():
+    assert names.checked(" Ana ") == "Ana"
+    assert names.checked("x" * names.PLAYER_LENGTH) == "x" * 40
+    with pytest.raises(names.InvalidName) as refused:
+        names.checked("x" * 41)
+    assert (refused.value.reason, refused.value.length) == ("long", 40)
+    # A session's name: 80, and it may be left blank where the form fills it in.
+    assert names.checked("", names.TITLE_LENGTH, blank=True) == ""
+    for nothing in ("\x00Ana", "\ud800", 7, None):
+        with pytest.raises(names.InvalidName):
+            names.checked(nothing)
+
+
+# Every place that takes a name
+
+
+def session_form(client, players, path=None):
+    data = {"players": len(players), "first_dealer": 0, "key": str(uuid.uuid4())}
+    data |= {f"player_{seat}": player for seat, player in enumerate(players)}
+    return client.post(path or reverse("new_sheet"), data)
+
+
+def upload(data):
+    return SimpleUploadedFile("backup.json", json.dumps(data).encode(), "application/json")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("typed", ["Ana\u3164", "An\u034fa", "Ana\u2800"])
+class TestEveryPlaceThatTakesAName:
+    def test_the_new_session_form(self, client, typed):
+        response = session_form(client, ["Ana", typed, "Ben"])
+        assert response.status_code == 200
+        assert response.context["form"].errors["player_1"] == [
+            "Player 2: “Ana” is already at the table."
+        ]
+        assert not Sheet.objects.exists()
+
+    def test_a_rename(self, client, sheet4, typed):
+        data = {"name": "Vendredi", "player_0": "Ana", "player_1": typed}
+        data |= {"player_2": "Chloé", "player_3": "Dan"}
+        response = client.post(reverse("players", args=[sheet4.token]), data)
+        assert response.status_code == 200
+        assert response.context["form"].errors["player_1"] == [
+            "Player 2: “Ana” is already at the table."
+        ]
+        assert list(sheet4.seats.values_list("name", flat=True)) == ["Ana", "Ben", "Chloé", "Dan"]
+        with pytest.raises(ValueError):
+            writes.rename(sheet4.token, "Vendredi", ["Ana", typed, "Chloé", "Dan"])
+
+    def test_the_roster(self, client, typed):
+        club = club_writes.create_club("Jeudi", players=["Ana", "Ben"]).club
+        players = f"/c/{club.token}/players/"
+        response = client.post(players, {"action": "add", "add-name": typed})
+        assert "“Ana” is already one of the club&#x27;s players." in response.content.decode()
+        ben = club.players.get(name="Ben")
+        response = client.post(players, {"action": "rename", "player": ben.pk, "name": typed})
+        assert "merge them instead" in response.content.decode()
+        assert sorted(club.players.values_list("name", flat=True)) == ["Ana", "Ben"]
+        # A name given to the club twice at its creation is refused too.
+        with pytest.raises(clubs.ClubError):
+            club_writes.create_club("Autre", players=["Ana", typed])
+
+    def test_the_clubs_session_form_finds_the_roster_player(self, client, typed):
+        club = club_writes.create_club("Jeudi", players=["Ana", "Ben"]).club
+        ana = club.players.get(name="Ana")
+        response = session_form(client, [typed, "Ben", "Chloé"], f"/c/{club.token}/new/")
+        assert response.status_code == 302
+        # The seat is Ana of the roster, not a second Ana.
+        assert club.players.count() == 3
+        assert club.sessions.get().players[0] == ana.pk
+        assert Seat.objects.get(position=0).name == "Ana"
+
+    def test_attaching_a_session(self, typed):
+        club = club_writes.create_club("Jeudi", players=["Ana"]).club
+        sheet = writes.create_sheet("Lundi", ["Ana", "Ben", "Chloé"], 0)
+        with pytest.raises(clubs.ClubError, match="different player"):
+            club_writes.attach(club, sheet, ["Ana", typed, "Chloé"])
+        club_writes.attach(club, sheet, [typed, "Ben", "Chloé"])
+        assert club.sessions.get().players[0] == club.players.get(name="Ana").pk
+
+    def test_a_session_backup(self, client, typed):
+        data = json.loads(json.dumps(BACKUPS[4]))
+        data["players"][1] = typed
+        response = client.post(reverse("import_backup"), {"backup": upload(data)})
+        assert response.context["import_form"].errors["backup"] == [
+            "Player 2: “Ana” is already at the table."
+        ]
+        with pytest.raises(backup.BackupError):
+            backup.read(json.dumps(data))
+        assert not Sheet.objects.exists()
+
+    def test_a_club_backup(self, typed):
+        session = json.loads(json.dumps(BACKUPS[4]))
+        data = {
+            "format": "tarot-club/1",
+            "name": "Jeudi",
+            "created": "2026-09-01T20:00:00+02:00",
+            "players": ["Ana", "Ben", "Chloé", "Dan", typed],
+            "rules": {},
+            "sessions": [session],
+        }
+        with pytest.raises(backup.BackupError, match="Player 5: “Ana” is already one of"):
+            club_backup.read(json.dumps(data))
+        # In a session of the file, the look-alike is the roster's Ana.
+        data["players"] = data["players"][:4]
+        session["players"][0] = typed
+        club = club_backup.load(json.dumps(data))
+        assert club.players.count() == 4
+        assert club.sessions.get().players[0] == club.players.get(name="Ana").pk
+        assert not Club.objects.exclude(pk=club.pk).exists()
+
+
+# The migration: stored keys computed again
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_computes_every_key_again_and_keeps_look_alikes_apart():
+    """Rows stored under the old key (which kept U+3164 and U+2800): a name alone gets its new
+    key; two names of one sheet or club that are now the same keep their names, the later one
+    with its key marked (by seat, by entry), so nothing is lost, merged or renamed."""
+    executor = MigrationExecutor(connection)
+    executor.migrate([("scoresheet", "0011_spent_keys")])
+    apps = executor.loader.project_state([("scoresheet", "0011_spent_keys")]).apps
+    OldSheet = apps.get_model("scoresheet", "Sheet")
+    OldSeat = apps.get_model("scoresheet", "Seat")
+    OldClub = apps.get_model("scoresheet", "Club")
+    OldPlayer = apps.get_model("scoresheet", "ClubPlayer")
+    sheet = OldSheet.objects.create(name="Lundi", first_dealer=0, token="t1", view_token="v1")
+    seats = ["Ana", "Ana\u3164", "Ben\u2800", "Chloé"]
+    # The keys as the old names.key made them (it kept U+3164, U+2800 and U+034F), written by
+    # update(): the field computes today's key on save.
+    for position, name in enumerate(seats):
+        seat = OldSeat.objects.create(sheet=sheet, position=position, name=f"seat {position}")
+        OldSeat.objects.filter(pk=seat.pk).update(name=name, key=name.casefold())
+    club = OldClub.objects.create(name="Jeudi", token="t2", view_token="v2")
+    for number, name in enumerate(["Zoé\u3164", "Ana", "ana\u034f"]):
+        player = OldPlayer.objects.create(club=club, name=f"player {number}")
+        OldPlayer.objects.filter(pk=player.pk).update(name=name, key=name.casefold())
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    stored = list(Seat.objects.filter(sheet_id=sheet.pk).order_by("position"))
+    assert [seat.name for seat in stored] == seats
+    assert [seat.key for seat in stored] == ["ana", "ana#1", "ben", "chloé"]
+    players = list(ClubPlayer.objects.filter(club_id=club.pk).order_by("id"))
+    assert [p.name for p in players] == ["Zoé\u3164", "Ana", "ana\u034f"]
+    assert [p.key for p in players] == ["zoé", "ana", f"ana#{players[2].pk}"]
+    # The roster page lists both Anas, so that they can be merged (or one renamed).
+    ana, other = players[1], players[2]
+    change = club_writes.merge_players(Club.objects.get(pk=club.pk), ana.pk, other.pk)
+    assert change.player.pk == ana.pk
+    assert list(ClubPlayer.objects.filter(club_id=club.pk).values_list("key", flat=True)) == [
+        "ana",
+        "zoé",
+    ]
