@@ -6,9 +6,9 @@ batch, which the database parses and evaluates row by row: re-scoring a 10,000-h
 spent seconds in it (issue 20); and ``bulk_create`` prepares every value of every row while
 its transaction is open. Here the values are prepared first (``Columns``, before any
 transaction when the caller can), and each statement is the same for every row: SQLite runs
-it for each row with ``executemany`` (prepared once, in-process); PostgreSQL gets one
-statement over the rows sent as arrays (``unnest``), a single round trip whatever their
-number. Both run inside the caller's transaction.
+it for each row with ``executemany`` (prepared once, in-process); PostgreSQL gets the new rows
+by ``COPY`` and the changed ones in one statement over arrays (``unnest``), a single round
+trip whatever their number. Both run inside the caller's transaction.
 """
 
 from __future__ import annotations
@@ -102,10 +102,11 @@ def insert(model: type[models.Model], names: Sequence[str], rows: Sequence[Seque
     columns = ", ".join(quote(field.column) for field in fields)
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(
-                f"INSERT INTO {table} ({columns}) SELECT * FROM unnest({_arrays(fields)})",
-                [list(column) for column in zip(*rows, strict=True)],
-            )
+            # COPY: the rows streamed as they are, each value by psycopg's own dumpers; as one
+            # INSERT of arrays, psycopg would spell out every array in Python first.
+            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
         else:
             marks = ", ".join(["%s"] * len(fields))
             cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
