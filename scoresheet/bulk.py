@@ -69,17 +69,18 @@ class Columns:
         self.model = model
         self.names = tuple(names)
         self.fields = _fields(model, names)
-        self.steps = [_preparer(field) for field in self.fields]
-        self.prepare = [(i, step) for i, step in enumerate(self.steps) if step is not None]
+        # (column, function) for each column whose values are converted.
+        steps = [_preparer(field) for field in self.fields]
+        self.converted = [(i, step) for i, step in enumerate(steps) if step is not None]
 
     def prepared(self, rows: Iterable[Sequence]) -> list[tuple]:
         """``rows`` of Python values of these fields, in order, as the database is sent them."""
-        found, prepare, width = [], self.prepare, len(self.fields)
+        found, converted, width = [], self.converted, len(self.fields)
         for row in rows:
             row = list(row)
             if len(row) != width:
                 raise ValueError(f"{len(row)} values for {width} columns")
-            for i, step in prepare:
+            for i, step in converted:
                 row[i] = step(row[i])
             found.append(tuple(row))
         return found

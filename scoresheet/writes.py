@@ -119,6 +119,8 @@ def _appended(sheet: Sheet, hand: Hand, players: int, rules: scoring.Rules) -> N
 # A stored hand as re-scoring reads it: values, not model instances (a long sheet has
 # thousands), its stored row first, then what scoring reads.
 STORED = ("id", "number", "scores", "totals", *Hand.SCORING)
+# Where ``Hand.SCORING``'s values (the dealer first) start in a ``STORED`` row.
+SCORING_AT = STORED.index("dealer")
 
 
 def _stored(sheet: Sheet) -> list[tuple]:
@@ -150,7 +152,9 @@ def _rescored(
     """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
     the sheet's derived data from them; returns the stored rows that changed."""
     counters = stats.Counters(players)
-    dealt = ((hand[4], models.scoring_hand(players, *hand[4:])) for hand in hands)
+    dealt = (
+        (hand[SCORING_AT], models.scoring_hand(players, *hand[SCORING_AT:])) for hand in hands
+    )
     changed = Rescored([], [])
     totals = (0,) * players
     replayed = sheets.replay(players, dealt, rules)
@@ -167,7 +171,8 @@ def _rescored(
             changed.totals.append((pk, fresh_totals))
     sheet.hand_count = len(hands)
     sheet.totals = list(totals)
-    sheet.next_dealer = sheets.dealer(hands[-1][4], 2, players) if hands else sheet.first_dealer
+    last = hands[-1][SCORING_AT] if hands else None
+    sheet.next_dealer = sheet.first_dealer if last is None else sheets.dealer(last, 2, players)
     sheet.statistics = counters.to_data()
     return changed
 
