@@ -59,7 +59,7 @@ screenshots: $(VENV)/.installed-test
 # over 2 MB); then the club (benchmarks/club.py: club, player page, standings at 10 and 200 sessions
 # of 60 hands, fails when a time ratio is over 1.5 or the queries differ); then the big writes
 # (benchmarks/writes.py: imports, rule changes, corrections, merges, and a save at another table
-# during a club's import, on the web too; fails when one misses its target in seconds). About 7
+# during a club's import, on the web too; fails when one misses its target in seconds). About 3
 # minutes on 2 cores; `scripts/with-postgres make bench` runs it all on PostgreSQL.
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py --players 5 --sizes 10,10000
