@@ -57,11 +57,15 @@ screenshots: $(VENV)/.installed-test
 # headline, over HTTP against `manage.py serve` with 3 workers and three phones saving
 # (benchmarks/over_http.py: fails when a 10,000 / 10 hands ratio is over 1.5 or a response
 # over 2 MB); then the club (benchmarks/club.py: club, player page, standings at 10 and 200 sessions
-# of 60 hands, fails when a time ratio is over 1.5 or the queries differ). About 5 minutes on 2 cores.
+# of 60 hands, fails when a time ratio is over 1.5 or the queries differ); then the big writes
+# (benchmarks/writes.py: imports, rule changes, corrections, merges, and a save at another table
+# during a club's import, on the web too; fails when one misses its target in seconds). About 3
+# minutes on 2 cores; `scripts/with-postgres make bench` runs it all on PostgreSQL.
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py --players 5 --sizes 10,10000
 	$(BIN)/python benchmarks/over_http.py
 	$(BIN)/python benchmarks/club.py --sizes 10,200 --hands 60
+	$(BIN)/python benchmarks/writes.py
 
 clean:
 	rm -rf $(VENV) db.sqlite3

@@ -81,7 +81,9 @@ class Browser:
     def csrf(self) -> str:
         return self.cookies["csrftoken"]
 
-    def request(self, method: str, path: str, *, fields=None, htmx=False) -> Response:
+    def request(
+        self, method: str, path: str, *, fields=None, htmx=False, body=None, content_type=None
+    ) -> Response:
         headers = {
             "Host": f"127.0.0.1:{self.port}",
             "Accept-Encoding": "gzip",
@@ -91,10 +93,11 @@ class Browser:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if htmx:
             headers["HX-Request"] = "true"
-        body = None
         if fields is not None:
             body = urllib.parse.urlencode(fields).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            content_type = "application/x-www-form-urlencoded"
+        if content_type is not None:
+            headers["Content-Type"] = content_type
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
         started = time.perf_counter()
         try:

@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
-from scoresheet import scoring, stats
+from scoresheet import bulk, scoring, stats
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Hand, Sheet
 
 RATING_MODEL = PlackettLuce()
@@ -190,8 +190,7 @@ def rerate(club_id: int, played=None, session_id: int | None = None) -> int:
         results = results.exclude(before)
     rows = results.order_by(*ORDER).only("session_id", "player_id", "rank", "mu", "sigma")
     changed = _rate_rows(rows, priors, key=lambda row: row.session_id)
-    ClubResult.objects.bulk_update(changed, RATING, batch_size=500)
-    return len(changed)
+    return bulk.update(ClubResult, RATING, [(row.pk, row.mu, row.sigma) for row in changed])
 
 
 def store_session(session: ClubSession, sheet: Sheet) -> None:
@@ -256,7 +255,11 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
             for name, value in line.items():
                 setattr(row, name, value)
             changed.append(row)
-    ClubResult.objects.bulk_update(changed, FIGURES)
+    bulk.update(
+        ClubResult,
+        FIGURES,
+        [(row.pk, *(getattr(row, name) for name in FIGURES)) for row in changed],
+    )
     if moved:
         rerate(session.club_id, stored[0].played, session.pk)
 
@@ -326,5 +329,8 @@ def _recounted(club: Club) -> bool:
     if stored == [{name: row[name] for name in FIELDS} for row in fresh]:
         return False
     ClubResult.objects.filter(club=club).delete()
-    ClubResult.objects.bulk_create((ClubResult(club=club, **row) for row in fresh), batch_size=500)
+    rows = bulk.Columns(ClubResult, FIELDS).prepared(
+        [row[name] for name in FIELDS] for row in fresh
+    )
+    bulk.insert(ClubResult, ("club", *FIELDS), [(club.pk, *row) for row in rows])
     return True

@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 
-from scoresheet import club_results, scoring, writes
+from scoresheet import bulk, club_results, scoring, writes
 from scoresheet import names as player_names
 from scoresheet.clubs import NAME_LENGTH, ClubError, _
-from scoresheet.models import Club, ClubPlayer, ClubSession, Sheet, SpentKey
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet, SpentKey
+
+if TYPE_CHECKING:
+    from scoresheet.club_backup import ClubBackup
 
 # What a roster name already taken says, wherever it is typed.
 TAKEN = _("“%(name)s” is already one of the club's players.")
@@ -192,7 +196,9 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubChange:
             raise ClubError(_("That player is not one of the club's players."))
         keep, drop = players[keep_id], players[drop_id]
         changed = []
-        for session in club.sessions.select_related("sheet"):
+        # Only what the merge reads: a big club's sessions carry their sheets' statistics.
+        sessions = club.sessions.select_related("sheet").only("club", "players", "sheet__name")
+        for session in sessions:
             if drop.pk not in session.players:
                 continue
             if keep.pk in session.players:
@@ -204,7 +210,7 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubChange:
                 )
             session.players = [keep.pk if p == drop.pk else p for p in session.players]
             changed.append(session)
-        ClubSession.objects.bulk_update(changed, ["players"])
+        bulk.update(ClubSession, ("players",), [(each.pk, each.players) for each in changed])
         club_results.merged(club.pk, keep.pk, drop.pk)
         drop.delete()
     return ClubChange(club, player=keep)
@@ -296,3 +302,65 @@ def detach(club: Club, session_id: int) -> ClubChange:
         session.sheet = sheet
         club_results.remove_session(session)
     return ClubChange(club, sheet=sheet)
+
+
+# A club's backup
+
+
+# What an import writes of a club's result: every column but the id, the club, the session and
+# the player (known once those rows are in).
+RESULT_COLUMNS = ("seat", "played", *club_results.FIGURES, *club_results.RATING)
+
+
+def restore(checked: ClubBackup) -> ClubChange:
+    """A new club (new links) holding a checked backup (``club_backup.read``).
+
+    Every session is scored, and every result and rating of the club computed, in memory
+    first, outside any transaction (``club_results.fresh_rows``: the rating chain once, not
+    once per session); then one short transaction writes it all with a few bulk inserts, so
+    that a big file holds the database only the time of those (issue 20)."""
+    roster = {player_names.key(name): seat for seat, name in enumerate(checked.players)}
+    # The rating's order: by date, then as the file lists them; the sessions are written in
+    # that order, so their ids follow it too (club_results.ORDER).
+    sessions = sorted(checked.sessions, key=lambda session: session.created)
+    new = writes.NewSheets()
+    for session in sessions:
+        new.add(
+            session.name,
+            session.players,
+            session.first_dealer,
+            rules=session.rules,
+            created=session.created,
+            hands=session.hands,
+        )
+    seated = [[roster[player_names.key(name)] for name in session.players] for session in sessions]
+    # Sessions and players by their place in these lists until they have ids.
+    fresh = club_results.fresh_rows(
+        (number, seated[number], each.sheet, each.played) for number, each in enumerate(new.new)
+    )
+    results = bulk.Columns(ClubResult, RESULT_COLUMNS).prepared(
+        [row[name] for name in RESULT_COLUMNS] for row in fresh
+    )
+    club = Club(name=checked.name, rules=checked.rules.to_data())
+    players = [ClubPlayer(name=name) for name in checked.players]
+    with transaction.atomic():
+        club.save(force_insert=True)
+        # auto_now_add stamped it with now: a restored club keeps the time it was created.
+        Club.objects.filter(pk=club.pk).update(created=checked.created)
+        club.created = checked.created
+        for player in players:
+            player.club = club
+        ClubPlayer.objects.bulk_create(players)
+        counted = ClubSession.objects.bulk_create(
+            ClubSession(club=club, sheet=sheet, players=[players[seat].pk for seat in seats])
+            for sheet, seats in zip(new.write(), seated, strict=True)
+        )
+        bulk.insert(
+            ClubResult,
+            ("club", "session", "player", *RESULT_COLUMNS),
+            [
+                (club.pk, counted[row["session_id"]].pk, players[row["player_id"]].pk, *values)
+                for row, values in zip(fresh, results, strict=True)
+            ],
+        )
+    return ClubChange(club)

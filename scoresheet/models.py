@@ -173,6 +173,9 @@ class Hand(models.Model):
         "defence_chelem",
         "miseres",
     )
+    # What scoring a hand reads (``scoring_hand``'s arguments after the seats): who dealt, and
+    # the inputs. A long sheet is re-scored from these values, without model instances.
+    SCORING = ("dealer", *INPUTS)
 
     class Meta:
         ordering = ["number"]
@@ -195,40 +198,74 @@ class Hand(models.Model):
 
     def to_scoring(self, seats: int) -> scoring.Hand | None:
         """The hand for ``scoring`` at a table of ``seats``; None for a passed deal."""
-        if self.passed:
-            return None
-        return scoring.Hand(
-            seats=seats,
-            taker=self.taker,
-            contract=self.contract,
-            bouts=self.bouts,
-            points=self.points,
-            partner=self.partner,
-            petit_au_bout=self.petit_au_bout or None,
-            poignees={int(seat): size for seat, size in self.poignees.items()},
-            chelem=self.chelem or None,
-            defence_chelem=self.defence_chelem,
-            dealer=self.dealer,
-            miseres={int(seat): count for seat, count in self.miseres.items()},
-        )
+        return scoring_hand(seats, *(getattr(self, name) for name in self.SCORING))
 
     @classmethod
     def from_scoring(cls, hand: scoring.Hand, **fields) -> "Hand":
         """An unsaved model hand holding a scoring hand's inputs."""
-        return cls(
-            taker=hand.taker,
-            contract=str(hand.contract),
-            bouts=hand.bouts,
-            points=scoring.card_points(hand.points),
-            partner=hand.partner,
-            petit_au_bout=str(hand.petit_au_bout or ""),
-            poignees={str(seat): str(size) for seat, size in hand.poignees.items() if size},
-            chelem=str(hand.chelem or ""),
-            defence_chelem=hand.defence_chelem,
-            dealer=hand.dealer,
-            miseres={str(seat): count for seat, count in hand.miseres.items() if count},
-            **fields,
-        )
+        return cls(**cls.inputs_of(hand), dealer=hand.dealer, **fields)
+
+    @staticmethod
+    def inputs_of(hand: scoring.Hand | None) -> dict:
+        """What a hand stores (``INPUTS``) of a scoring hand's inputs; None is a passed deal.
+        An import builds its rows from these, without a model instance per hand."""
+        if hand is None:
+            return {**PASSED}
+        return {
+            "passed": False,
+            "taker": hand.taker,
+            "partner": hand.partner,
+            "contract": str(hand.contract),
+            "bouts": hand.bouts,
+            "points": scoring.card_points(hand.points),
+            "petit_au_bout": str(hand.petit_au_bout or ""),
+            "poignees": {str(seat): str(size) for seat, size in hand.poignees.items() if size},
+            "chelem": str(hand.chelem or ""),
+            "defence_chelem": hand.defence_chelem,
+            "miseres": {str(seat): count for seat, count in hand.miseres.items() if count},
+        }
+
+
+# The inputs of a passed deal: the fields' defaults.
+PASSED = {
+    **{name: Hand._meta.get_field(name).get_default() for name in Hand.INPUTS},
+    "passed": True,
+}
+
+
+def scoring_hand(
+    seats: int,
+    dealer: int,
+    passed: bool,
+    taker: int | None,
+    partner: int | None,
+    contract: str,
+    bouts: int | None,
+    points,
+    petit_au_bout: str,
+    poignees: dict,
+    chelem: str,
+    defence_chelem: bool,
+    miseres: dict,
+) -> scoring.Hand | None:
+    """The hand for ``scoring`` from a stored hand's ``Hand.SCORING`` values, at a table of
+    ``seats``; None for a passed deal."""
+    if passed:
+        return None
+    return scoring.Hand(
+        seats=seats,
+        taker=taker,
+        contract=contract,
+        bouts=bouts,
+        points=points,
+        partner=partner,
+        petit_au_bout=petit_au_bout or None,
+        poignees={int(seat): size for seat, size in poignees.items()},
+        chelem=chelem or None,
+        defence_chelem=defence_chelem,
+        dealer=dealer,
+        miseres={int(seat): count for seat, count in miseres.items()},
+    )
 
 
 # The club (issue 16): players who last beyond one evening, and standings across sessions.

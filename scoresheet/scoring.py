@@ -428,11 +428,15 @@ def card_points(value: object) -> Decimal | None:
     # adjusted() is the exponent of the leading digit: no arithmetic yet, so nothing overflows.
     if points.adjusted() > 5:
         return None
-    for step in (Decimal(1), Decimal("0.1"), Decimal("0.000001")):
+    for step in _STEPS:
         exact = points.quantize(step)
         if exact == points:
-            return exact.normalize() if step == Decimal("0.000001") else exact
+            return exact.normalize() if step == _STEPS[-1] else exact
     return None
+
+
+# card_points' steps: a whole number, one decimal, six at most.
+_STEPS = (Decimal(1), Decimal("0.1"), Decimal("0.000001"))
 
 
 @dataclass(frozen=True)
@@ -455,10 +459,17 @@ class _Checked:
 
 
 def _choice(enum: type[StrEnum], value: object) -> StrEnum | None:
+    # The members by value, looked up directly: a long sheet is checked hand by hand, and
+    # calling the enum costs more than the rest of a lookup (issue 20).
     try:
-        return enum(value)
-    except ValueError:
+        return _MEMBERS[enum].get(value)
+    except TypeError:  # an unhashable value is no member's
         return None
+
+
+_MEMBERS = {
+    enum: {member.value: member for member in enum} for enum in (Contract, Camp, Poignee, Chelem)
+}
 
 
 def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
@@ -556,7 +567,7 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
     poignees: dict[int, Poignee] = {}
     # The thresholds are those of the players in the hand (RULES.md §6).
     trumps = POIGNEE_TRUMPS[players]
-    if not isinstance(hand.poignees, Mapping):
+    if not (type(hand.poignees) is dict or isinstance(hand.poignees, Mapping)):
         bad("poignees", _("Poignées: give each player's poignée at most once."))
     else:
         seen = set()
@@ -591,7 +602,7 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
                 )
                 continue
             poignees[seat] = kind
-        shown = sum(trumps[kind] for kind in poignees.values())
+        shown = sum(trumps[kind] for kind in poignees.values()) if poignees else 0
         if shown > TRUMPS:
             bad(
                 "poignees",
@@ -652,6 +663,9 @@ def _check_miseres(
     given: object, rules: Rules, seats: range, sitting_out: int | None, bad: Callable
 ) -> dict[int, int]:
     """Seat -> misères announced (RULES.md §6), reporting each problem through ``bad``."""
+    if type(given) is dict and not given:
+        # Nobody announced one: the usual hand, checked hand by hand on a long sheet.
+        return {}
     if not isinstance(given, Mapping):
         bad("miseres", _("Misère: give each player's misères at most once."))
         return {}
@@ -787,6 +801,8 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
             if other != seat:
                 miseres[other] -= count * rules.misere
                 miseres[seat] += count * rules.misere
+    if checked.miseres:
+        scores = [score + misere for score, misere in zip(scores, miseres, strict=True)]
 
     return Breakdown(
         players=checked.players,
@@ -802,12 +818,14 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
         chelem=chelem,
         defence_chelem=defence_chelem,
         per_defender=u,
-        scores=tuple(score + misere for score, misere in zip(scores, miseres, strict=True)),
+        scores=tuple(scores),
         seats=checked.seats,
         rounded_diff=rounded_diff,
         sitting_out=checked.sitting_out,
         misere=rules.misere,
-        misere_counts=tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats)),
+        misere_counts=tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats))
+        if checked.miseres
+        else (0,) * checked.seats,
         miseres=tuple(miseres),
     )
 

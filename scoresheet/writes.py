@@ -13,6 +13,7 @@ Views parse a request, call one of these and render what it returns.
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from scoresheet import club_results, scoring, stats
+from scoresheet import bulk, club_results, models, scoring, stats
 from scoresheet import names as player_names
 from scoresheet import sheet as sheets
 from scoresheet.models import Hand, Seat, Sheet, SpentKey
@@ -115,29 +116,63 @@ def _appended(sheet: Sheet, hand: Hand, players: int, rules: scoring.Rules) -> N
     sheet.statistics = counters.to_data()
 
 
-def _rescored(sheet: Sheet, hands: Sequence[Hand], players: int, rules: scoring.Rules):
-    """Number and score ``hands`` (the sheet's, in play order) and set the sheet's derived
-    data from them; returns the hands whose stored number or row changed."""
+# A stored hand as re-scoring reads it: values, not model instances (a long sheet has
+# thousands), its stored row first, then what scoring reads.
+STORED = ("id", "number", "scores", "totals", *Hand.SCORING)
+# Where ``Hand.SCORING``'s values (the dealer first) start in a ``STORED`` row.
+SCORING_AT = STORED.index("dealer")
+
+
+def _stored(sheet: Sheet) -> list[tuple]:
+    """The sheet's hands in play order, as ``STORED`` values."""
+    return list(sheet.hands.order_by("number", "id").values_list(*STORED))
+
+
+@dataclass
+class Rescored:
+    """The stored rows a re-scoring found out of date: (id, number, scores, totals) of the
+    hands whose number or scores changed, and (id, totals) of those whose running totals
+    alone moved (every hand after a corrected one)."""
+
+    rows: list[tuple]
+    totals: list[tuple]
+
+    def __bool__(self) -> bool:
+        return bool(self.rows or self.totals)
+
+    def store(self) -> None:
+        """Write them: plain updates of the changed rows alone (``bulk``)."""
+        bulk.update(Hand, ("number", "scores", "totals"), self.rows)
+        bulk.update(Hand, ("totals",), self.totals)
+
+
+def _rescored(
+    sheet: Sheet, hands: Sequence[tuple], players: int, rules: scoring.Rules
+) -> Rescored:
+    """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
+    the sheet's derived data from them; returns the stored rows that changed."""
     counters = stats.Counters(players)
-    dealt = ((hand.dealer, hand.to_scoring(players)) for hand in hands)
-    changed = []
+    dealt = (
+        (hand[SCORING_AT], models.scoring_hand(players, *hand[SCORING_AT:])) for hand in hands
+    )
+    changed = Rescored([], [])
     totals = (0,) * players
     replayed = sheets.replay(players, dealt, rules)
-    for number, hand in enumerate(hands, start=1):
+    for number, (pk, stored_number, scores, stored_totals, *_inputs) in enumerate(hands, 1):
         try:
             row, totals = next(replayed)
         except scoring.InvalidHand as error:
             raise HandRefused(number, error.problems) from None
         counters.add(row)
-        fresh = (row.number, list(row.scores), list(totals))
-        if (hand.number, hand.scores, hand.totals) != fresh:
-            hand.number, hand.scores, hand.totals = fresh
-            changed.append(hand)
+        fresh_scores, fresh_totals = list(row.scores), list(totals)
+        if (stored_number, scores) != (number, fresh_scores):
+            changed.rows.append((pk, number, fresh_scores, fresh_totals))
+        elif stored_totals != fresh_totals:
+            changed.totals.append((pk, fresh_totals))
     sheet.hand_count = len(hands)
     sheet.totals = list(totals)
-    sheet.next_dealer = (
-        sheets.dealer(hands[-1].dealer, 2, players) if hands else sheet.first_dealer
-    )
+    last = hands[-1][SCORING_AT] if hands else None
+    sheet.next_dealer = sheet.first_dealer if last is None else sheets.dealer(last, 2, players)
     sheet.statistics = counters.to_data()
     return changed
 
@@ -146,10 +181,112 @@ DERIVED = ("hand_count", "totals", "next_dealer", "statistics")
 
 
 def _rescore(sheet: Sheet) -> None:
-    """Re-score every stored hand of a locked sheet and store what changed."""
-    hands = list(sheet.hands.order_by("number", "id"))
-    changed = _rescored(sheet, hands, _players(sheet), sheet.game_rules)
-    Hand.objects.bulk_update(changed, ["number", "scores", "totals"], batch_size=500)
+    """Re-score every stored hand of a locked sheet and store the rows that changed."""
+    _rescored(sheet, _stored(sheet), _players(sheet), sheet.game_rules).store()
+
+
+# What an import writes of a new seat and a new hand: every column but the id and the sheet.
+SEAT_COLUMNS = ("position", "name", "key")
+HAND_COLUMNS = tuple(
+    field.name for field in Hand._meta.concrete_fields if field.name not in ("id", "sheet")
+)
+
+
+@dataclass
+class NewSheet:
+    """A session ready to be written: its sheet, numbered and scored, its derived data set,
+    and the database values of its seats and hands; ``played`` holds each hand as a club's
+    records read it (``club_results.HAND_FIELDS``). Nothing saved yet."""
+
+    sheet: Sheet
+    seats: list[tuple]
+    hands: list[tuple]
+    played: list[tuple]
+
+
+class NewSheets:
+    """New sessions written at once (a restored backup, a club's): each is scored and its
+    rows prepared by ``add``, in memory, before any transaction; ``write`` then inserts them
+    all, in the caller's transaction, with a few statements whatever their number of hands."""
+
+    def __init__(self):
+        self.new: list[NewSheet] = []
+        self.seats = bulk.Columns(Seat, SEAT_COLUMNS)
+        self.hands = bulk.Columns(Hand, HAND_COLUMNS)
+        self.now = timezone.now()
+
+    def add(
+        self,
+        name: str,
+        names: Sequence[str],
+        first_dealer: int,
+        *,
+        rules: scoring.Rules = scoring.FFT,
+        created: datetime | None = None,
+        hands: Iterable[tuple[int | None, scoring.Hand | None]] = (),
+    ) -> NewSheet:
+        """Score and prepare a session as ``create_sheet`` takes it; raises like it."""
+        players = len(names)
+        problems = scoring.check_rules(rules, players)
+        if problems:
+            raise scoring.InvalidRules(problems)
+        sheet = Sheet(name=name, first_dealer=first_dealer, rules=rules_data(rules))
+        if created is not None:
+            # A restored session keeps the time it was created; it is a copy, restored now
+            # (which the home page says).
+            sheet.created, sheet.restored = created, self.now
+        counters = stats.Counters(players)
+        totals = (0,) * players
+        dealer = first_dealer
+        rows, played = [], []
+        hands = list(hands)
+        # Each hand's form key, as uuid4() makes them, from one read of the system's source.
+        keys = os.urandom(16 * len(hands))
+        for number, (dealt_by, hand) in enumerate(hands, start=1):
+            # A hand of a backup without its dealer is dealt in turn.
+            dealer = dealer if dealt_by is None else dealt_by
+            stored = {**Hand.inputs_of(hand), "number": number, "dealer": dealer}
+            # Scored as it is stored: a re-scoring of the stored hand gives the same row.
+            scored = models.scoring_hand(players, *(stored[name] for name in Hand.SCORING))
+            try:
+                row = sheets.row(players, number, dealer, scored, rules)
+            except scoring.InvalidHand as error:
+                raise HandRefused(number, error.problems) from None
+            counters.add(row)
+            totals = sheets.add(totals, row.scores)
+            stored |= {
+                "key": uuid.UUID(bytes=keys[16 * number - 16 : 16 * number], version=4),
+                "created": self.now,
+                "version": 1,
+                "scores": list(row.scores),
+                "totals": list(totals),
+            }
+            rows.append([stored[column] for column in HAND_COLUMNS])
+            played.append(tuple(stored[field] for field in club_results.HAND_FIELDS))
+            dealer = sheets.dealer(dealer, 2, players)
+        sheet.hand_count = len(rows)
+        sheet.totals = list(totals)
+        sheet.next_dealer = dealer
+        sheet.statistics = counters.to_data()
+        seats = [Seat(position=position, name=name) for position, name in enumerate(names)]
+        new = NewSheet(sheet, self.seats.values(seats), self.hands.prepared(rows), played)
+        self.new.append(new)
+        return new
+
+    def write(self) -> list[Sheet]:
+        """Write the sessions added, in the caller's transaction; their sheets, saved."""
+        stored = [each.sheet for each in self.new]
+        restored = [(sheet, sheet.created) for sheet in stored if sheet.restored is not None]
+        Sheet.objects.bulk_create(stored)
+        # auto_now_add stamped every ``created`` with now: a restored session keeps its own.
+        for sheet, created in restored:
+            sheet.created = created
+        bulk.update(Sheet, ("created",), [(sheet.pk, created) for sheet, created in restored])
+        rows = [(each.sheet.pk, *seat) for each in self.new for seat in each.seats]
+        bulk.insert(Seat, ("sheet", *SEAT_COLUMNS), rows)
+        rows = [(each.sheet.pk, *hand) for each in self.new for hand in each.hands]
+        bulk.insert(Hand, ("sheet", *HAND_COLUMNS), rows)
+        return stored
 
 
 def create_sheet(
@@ -167,44 +304,17 @@ def create_sheet(
     ``scoring.InvalidHand`` (writing nothing) if a hand breaks the rules.
 
     ``key``: the new-session form's, spent in the same transaction (``start_sheet`` answers
-    the same form sent again); a key spent before raises ``IntegrityError``, writing nothing."""
-    players = len(names)
-    problems = scoring.check_rules(rules, players)
-    if problems:
-        raise scoring.InvalidRules(problems)
+    the same form sent again); a key spent before raises ``IntegrityError``, writing nothing.
+
+    The hands are scored first, outside any transaction; then one short transaction writes
+    the sheet, its seats and its hands in bulk."""
+    new = NewSheets()
+    sheet = new.add(name, names, first_dealer, rules=rules, created=created, hands=hands).sheet
     with transaction.atomic():
-        sheet = Sheet.objects.create(
-            name=name,
-            first_dealer=first_dealer,
-            next_dealer=first_dealer,
-            totals=[0] * players,
-            rules=rules_data(rules),
-            statistics=stats.Counters(players).to_data(),
-        )
+        new.write()
         if key is not None:
             # A key used before fails here (unique): the whole transaction is undone.
             SpentKey.objects.create(key=key, made=SpentKey.Made.SHEET, sheet=sheet)
-        if created is not None:
-            # auto_now_add stamps today; a restored session keeps the time it was created.
-            # It is a copy: restored now, which the home page says.
-            restored = timezone.now()
-            Sheet.objects.filter(pk=sheet.pk).update(created=created, restored=restored)
-            sheet.created, sheet.restored = created, restored
-        Seat.objects.bulk_create(
-            Seat(sheet=sheet, position=position, name=name) for position, name in enumerate(names)
-        )
-        stored = []
-        for number, (dealt_by, hand) in enumerate(hands, start=1):
-            model = Hand(sheet=sheet, passed=True) if hand is None else Hand.from_scoring(hand)
-            model.sheet = sheet
-            model.dealer = sheet.next_dealer if dealt_by is None else dealt_by
-            try:
-                _appended(sheet, model, players, rules)
-            except scoring.InvalidHand as error:
-                raise HandRefused(number, error.problems) from None
-            stored.append(model)
-        Hand.objects.bulk_create(stored, batch_size=1000)
-        sheet.save(update_fields=DERIVED)
     return sheet
 
 
@@ -411,11 +521,17 @@ def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
     problems = scoring.check_rules(rules, players)
     if problems:
         raise scoring.InvalidRules(problems)
-    hands = list(sheet.hands.order_by("number"))
-    # An unsaved copy takes the derived data; the hands read are never saved.
-    probe = Sheet(first_dealer=sheet.first_dealer, totals=list(sheet.totals))
-    _rescored(probe, hands, players, rules)
-    return tuple(probe.totals)
+    # Only what scoring reads, and only the totals computed: no model instance, no counter.
+    hands = sheet.hands.order_by("number", "id").values_list(*Hand.SCORING)
+    dealt = ((hand[0], models.scoring_hand(players, *hand)) for hand in hands)
+    totals, number = (0,) * players, 0
+    try:
+        for number, (_row, totals) in enumerate(sheets.replay(players, dealt, rules), 1):  # noqa: B007
+            pass
+    except scoring.InvalidHand as error:
+        # The hand after the last one replayed is the one refused.
+        raise HandRefused(number + 1, error.problems) from None
+    return totals
 
 
 def rescore(sheet: Sheet) -> bool:
@@ -423,11 +539,10 @@ def rescore(sheet: Sheet) -> bool:
     with transaction.atomic():
         sheet = _with_club(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
         before = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
-        hands = list(sheet.hands.order_by("number", "id"))
-        changed = _rescored(sheet, hands, _players(sheet), sheet.game_rules)
+        changed = _rescored(sheet, _stored(sheet), _players(sheet), sheet.game_rules)
         after = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
         if not changed and before == after:
             return False
-        Hand.objects.bulk_update(changed, ["number", "scores", "totals"], batch_size=500)
+        changed.store()
         _moved(sheet, *DERIVED)
     return True

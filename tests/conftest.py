@@ -7,6 +7,7 @@ import sqlite3
 import pytest
 from django.db import connections
 from django.test import Client
+from django.utils import translation
 
 from scoresheet import writes
 
@@ -286,3 +287,11 @@ def _static_files_without_manifest(settings):
 def _no_rate_limit(settings):
     """The suite posts far more than a table does; tests/test_hardening.py turns the limit on."""
     settings.RATELIMIT_ENABLE = False
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_over():
+    """A request's language (LocaleMiddleware activates it for the thread) ends with its test:
+    a test that reads messages outside a request gets the default one, in any order."""
+    yield
+    translation.deactivate()

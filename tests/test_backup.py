@@ -12,7 +12,7 @@ from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import backup, scoring
+from scoresheet import backup, bulk, scoring
 from scoresheet.models import Hand, Seat, Sheet
 from tests.reading import rescored, store
 
@@ -356,10 +356,15 @@ def test_the_first_problem_is_the_one_reported(make_backup):
 
 
 def test_a_failed_write_leaves_the_database_unchanged(make_backup, sheet4, monkeypatch):
-    def broken(*args, **kwargs):
-        raise RuntimeError("disk full")
+    insert = bulk.insert
 
-    monkeypatch.setattr(Hand.objects, "bulk_create", broken)
+    def broken(model, *args, **kwargs):
+        # The hands are the last rows an import writes: the sheet and its seats are in.
+        if model is Hand:
+            raise RuntimeError("disk full")
+        insert(model, *args, **kwargs)
+
+    monkeypatch.setattr(bulk, "insert", broken)
     with pytest.raises(RuntimeError):
         backup.load(json.dumps(make_backup()))
     assert counts() == (1, 4, 0)

@@ -7,8 +7,10 @@ import json
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from scoresheet import backup, club_backup, club_writes, clubs
+from scoresheet import backup, club_backup, club_results, club_writes, clubs, writes
 from scoresheet.models import Club, Sheet
 from tests.conftest import BACKUPS
 from tests.test_clubs import club  # noqa: F401  (the fixture)
@@ -118,3 +120,64 @@ def test_commands_round_trip(club, tmp_path, capsys):  # noqa: F811
     bad.write_text("[]")
     with pytest.raises(CommandError):
         call_command("import_club", str(bad))
+
+
+DAYS = [9, 3, 3, 1, 5, 7, 2, 8]
+
+
+def club_data(sessions: int, hands: int) -> dict:
+    """A club's backup of ``sessions`` sessions of ``hands`` hands, listed out of date order,
+    two of them on the same evening, under several house rules."""
+    session = BACKUPS[4]
+    played = []
+    for number in range(sessions):
+        data = copy.deepcopy(session)
+        data["hands"] = [
+            copy.deepcopy(data["hands"][n % len(data["hands"])]) for n in range(hands)
+        ]
+        data["name"] = f"Soirée {number}"
+        # Out of date order in the file; sessions 1 and 2 on the same evening.
+        data["created"] = f"2026-09-{DAYS[number]:02d}T20:00:00+02:00"
+        data["rules"] = [{}, {"rounding": 10}, {"poignees": "20-40-60"}][number % 3]
+        data["players"] = data["players"][number % 2 :] + data["players"][: number % 2]
+        played.append(data)
+    return {**valid(), "sessions": played}
+
+
+def test_an_import_stores_what_the_write_path_would():
+    """Scored in memory and written in bulk, the restored club holds what a recount from
+    scratch gives (results and the rating chain, in date order), and each session what a
+    full re-scoring of its hands gives."""
+    restored = club_backup.load(json.dumps(club_data(5, 7)))
+    assert not club_results.recount(restored)
+    sheets = [session.sheet for session in restored.sessions.select_related("sheet")]
+    assert len(sheets) == 5
+    for sheet in sheets:
+        assert sheet.hand_count == 7
+        assert not writes.rescore(sheet)
+    # The rating's order: the sessions' dates, those of one evening in the file's order.
+    order = restored.sessions.order_by("sheet__created", "id").values_list("sheet__name")
+    assert [name for (name,) in order] == [f"Soirée {n}" for n in (3, 1, 2, 4, 0)]
+
+
+def test_an_import_costs_the_same_queries_at_two_sizes():
+    counts = []
+    for sessions, hands in ((2, 3), (8, 30)):
+        text = json.dumps(club_data(sessions, hands))
+        with CaptureQueriesContext(connection) as captured:
+            club_backup.load(text)
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
+
+
+def test_too_many_hands_are_refused_before_any_is_read(monkeypatch):
+    monkeypatch.setattr(club_backup, "MAX_HANDS", 20)
+    data = club_data(3, 7)
+    data["sessions"][2]["hands"][5]["bouts"] = 7
+    with pytest.raises(backup.BackupError, match=r"This backup has 21 hands; .* at most 20"):
+        club_backup.load(json.dumps(data))
+    assert not Club.objects.exists()
+    assert not Sheet.objects.exists()
+    data["sessions"][2]["hands"].pop()
+    with pytest.raises(backup.BackupError, match=r"Session 3 \(“Soirée 2”\): Hand 6"):
+        club_backup.load(json.dumps(data))

@@ -19,7 +19,7 @@ from hypothesis.stateful import (
 )
 from openskill.models import PlackettLuce
 
-from scoresheet import club_results, club_writes, clubs, scoring, writes
+from scoresheet import club_backup, club_results, club_writes, clubs, scoring, writes
 from scoresheet.models import ClubResult, Sheet
 from tests.test_writes import hands_or_passes, rules_for
 
@@ -158,6 +158,25 @@ class ClubChanges(RuleBasedStateMachine):
             club_writes.rename_player(self.club, player.pk, player.name + "e")
         except clubs.ClubError:
             return
+
+    @precondition(lambda self: self.sheets)
+    @rule()
+    def round_trip(self):
+        """The club's backup restored (every session scored in memory, the results and the
+        rating chain computed at once, then written in bulk) holds what a recount gives, and
+        the standings of the club it came from."""
+        restored = club_backup.load(club_backup.dumps(club_backup.dump(self.club)))
+        assert not club_results.recount(restored)
+
+        def lines(club):
+            return {
+                row.player.name: (row.sessions, row.hands, row.points, row.wins, row.mu)
+                for row in clubs.standings(club).rows
+            }
+
+        assert lines(restored) == lines(self.club)
+        Sheet.objects.filter(club_session__club=restored).delete()
+        restored.delete()
 
     @invariant()
     def stored_equals_a_recount(self):

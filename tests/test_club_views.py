@@ -358,15 +358,30 @@ def test_after_a_refused_import_the_page_still_creates_a_club(client):
     assert response["Location"] == Club.objects.get().get_absolute_url()
 
 
-def test_a_club_backup_over_the_limit_is_refused(client, monkeypatch):
-    # The limit is 50 MB; a smaller one keeps the test light, the check is the same.
-    monkeypatch.setattr(club_backup, "MAX_BYTES", 1000)
-    data = valid()
-    text = json.dumps(data)
-    assert len(text) > 1000
-    response = client.post("/club/import/", {"backup": club_upload(text)})
+def test_a_club_backup_over_the_limit_is_refused(client):
+    # One byte over the 10 MB: refused before it is read as JSON.
+    text = json.dumps(valid())
+    padded = text[:-1] + " " * (club_backup.MAX_BYTES - len(text) + 1) + "}"
+    response = client.post("/club/import/", {"backup": club_upload(padded)})
     assert club_counts() == (0, 0)
-    assert "larger than 50 MB" in response.context["import_form"].errors["backup"][0]
+    assert response.context["import_form"].errors["backup"][0] == (
+        "This file is larger than 10 MB, the most a club's backup can be: a bigger one would "
+        "take too long to import."
+    )
+
+
+def test_a_club_backup_of_too_many_hands_is_refused(client, monkeypatch):
+    # The limit is 50,000 hands; a smaller one keeps the test light, the check is the same.
+    monkeypatch.setattr(club_backup, "MAX_HANDS", 5)
+    data = valid()
+    hands = sum(len(session["hands"]) for session in data["sessions"])
+    assert hands > 5
+    response = client.post("/club/import/", {"backup": club_upload(json.dumps(data))})
+    assert club_counts() == (0, 0)
+    assert response.context["import_form"].errors["backup"][0] == (
+        f"This backup has {hands} hands; a club's backup holds at most 5: a bigger one would "
+        "take too long to import."
+    )
 
 
 def test_club_import_is_post_only(client):

@@ -462,3 +462,21 @@ def test_a_player_record_reads_a_constant_number_of_queries():
             counts.append(len(captured))
         assert record.session_count == size
     assert len(set(counts)) == 1
+
+
+def test_a_merge_costs_the_same_at_two_sizes():
+    """Anna is Ana typed again in every other session: merging them rewrites those sessions,
+    their results and the ratings from the first of them, in a constant number of queries."""
+    counts = []
+    for size in (4, 20):
+        club = club_writes.create_club(f"Club {size}").club
+        for number in range(size):
+            names = ["Anna" if number % 2 else "Ana", "Ben", "Chloé"]
+            hand = scoring.Hand(3, number % 3, "garde", 2, 51)
+            session(club, names, [(0, hand)], f"2026-01-{number + 1:02d}")
+        ana, anna = (club.players.get(name=name).pk for name in ("Ana", "Anna"))
+        with CaptureQueriesContext(connection) as captured:
+            club_writes.merge_players(club, ana, anna)
+        counts.append(len(captured))
+        assert lines(clubs.standings(club))["Ana"].sessions == size
+    assert counts[0] == counts[1], counts

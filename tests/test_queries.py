@@ -4,11 +4,13 @@ queries on a short sheet and on a long one (more than the hundred rows a page sh
 import uuid
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoresheet import scoring, writes
+from scoresheet import backup, scoring, writes
+from scoresheet.models import Hand
 from tests.reading import store
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +164,39 @@ def test_a_change_of_rules_writes_every_row_in_one_transaction(make_sheet):
     # garde, 2 bouts, 49, petit au bout to the attack, with a partner: made by 8 → 10,
     # (25 + 10) × 2 + 10 × 2 = 90 per defender.
     assert sheet.hands.get(number=1).scores == [180, -90, 90, -90, -90]
+
+
+def backup_of(hands: int) -> str:
+    """A session's backup of ``hands`` hands, as the app writes it."""
+    sheet = writes.create_sheet(
+        f"Backup {hands}",
+        ["Ana", "Ben", "Chloé", "Dan", "Élise"],
+        0,
+        hands=[(None, hand) for hand in (HANDS * (hands // len(HANDS) + 1))[:hands]],
+    )
+    return backup.dumps(backup.dump(sheet))
+
+
+def test_an_import_costs_the_same_at_two_sizes(client):
+    """Read and checked outside any transaction, then the sheet, its seats and its hands in a
+    few bulk statements: the same queries for 5 hands as for 150."""
+    counts = []
+    for size in (SHORT, LONG):
+        upload = SimpleUploadedFile("backup.json", backup_of(size).encode())
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(reverse("import_backup"), {"backup": upload})
+        assert response.status_code == 302
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts
+
+
+def test_a_rescore_costs_the_same_at_two_sizes(make_sheet):
+    """Every stored row out of date, written again in one statement whatever their number."""
+    counts = []
+    for size in (SHORT, LONG):
+        sheet = sheet_of(make_sheet, size, f"rescore {size}")
+        Hand.objects.filter(sheet=sheet).update(scores=[1, 1, 1, 1, -4], totals=[9] * 5)
+        with CaptureQueriesContext(connection) as captured:
+            assert writes.rescore(sheet)
+        counts.append(len(captured))
+    assert counts[0] == counts[1], counts

@@ -7,6 +7,7 @@ The write modules:
 - ``club_writes.py``: every change to a club (club, settings, roster, its sessions);
 - ``club_results.py``: the club's derived results, called only from the two above (and from
   ``manage.py rescore`` through ``recount``);
+- ``bulk.py``: the plain bulk inserts and updates those three send, called only from them;
 - ``migrations/``: schema and data migrations, run by ``migrate`` alone.
 
 A write is a call of ``.save(``, ``.create(``, ``.bulk_create(``, ``.update(``, ``.delete(``,
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 APP = Path(__file__).resolve().parent.parent / "scoresheet"
-WRITE_MODULES = {"writes.py", "club_writes.py", "club_results.py"}
+WRITE_MODULES = {"writes.py", "club_writes.py", "club_results.py", "bulk.py"}
 WRITE_METHODS = {
     "save",
     "create",
@@ -163,3 +164,20 @@ def test_reading_sql_and_words_are_not_writes():
         "    label = 'Delete from the list'\n"
     )
     assert writes_in(source, "views.py") == []
+
+
+def test_bulk_is_used_by_the_write_modules_alone():
+    """bulk.py writes whatever it is given: only the write modules may give it rows."""
+    users = []
+    for name, source in app_modules():
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and node.module == "scoresheet":
+                if any(alias.name == "bulk" for alias in node.names):
+                    users.append(name)
+            elif isinstance(node, ast.Import | ast.ImportFrom) and "scoresheet.bulk" in {
+                getattr(node, "module", None),
+                *(alias.name for alias in node.names),
+            }:
+                users.append(name)
+    assert users == []
+    assert "from scoresheet import bulk" in (APP / "writes.py").read_text(encoding="utf-8")

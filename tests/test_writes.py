@@ -16,7 +16,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from scoresheet import scoring, stats, writes
+from scoresheet import bulk, scoring, stats, writes
 from scoresheet.models import Hand, Sheet
 from tests.reading import rescored, store
 
@@ -106,13 +106,31 @@ class SheetChanges(RuleBasedStateMachine):
         self.rules = None
         # What the players entered, in play order: (dealer, hand or None).
         self.expected = []
+        # The keys of the forms that added hands (an imported hand's was never a form's).
+        self.sent = set()
 
     @precondition(lambda self: self.sheet is None)
-    @rule(seats=st.sampled_from([3, 4, 5, 6]), first=st.integers(0, 5), data=st.data())
-    def open_sheet(self, seats, first, data):
+    @rule(
+        seats=st.sampled_from([3, 4, 5, 6]),
+        first=st.integers(0, 5),
+        imported=st.integers(0, 6),
+        data=st.data(),
+    )
+    def open_sheet(self, seats, first, imported, data):
+        """A new session, or one restored with its first hands (an import: scored in memory,
+        then written in bulk), some with their dealer, the others dealt in turn."""
         self.seats = seats
         self.rules = data.draw(rules_for(seats))
-        self.sheet = writes.create_sheet("Test", NAMES[:seats], first % seats, rules=self.rules)
+        first %= seats
+        dealt = []
+        for _ in range(imported):
+            dealer = (self.expected[-1][0] + 1) % seats if self.expected else first
+            hand = data.draw(hands_or_passes(seats, self.rules, dealer))
+            self.expected.append((dealer, hand))
+            dealt.append((data.draw(st.sampled_from([None, dealer])), hand))
+        self.sheet = writes.create_sheet(
+            "Test", NAMES[:seats], first, rules=self.rules, hands=dealt
+        )
 
     def next_dealer(self):
         if not self.expected:
@@ -124,8 +142,10 @@ class SheetChanges(RuleBasedStateMachine):
     def add(self, data):
         dealer = self.next_dealer()
         hand = data.draw(hands_or_passes(self.seats, self.rules, dealer))
-        change = writes.add_hand(self.sheet.token, hand, uuid.uuid4())
+        key = uuid.uuid4()
+        change = writes.add_hand(self.sheet.token, hand, key)
         assert change.done
+        self.sent.add(key)
         self.expected.append((dealer, hand))
         assert change.number == len(self.expected)
         assert change.hand.dealer == dealer
@@ -135,6 +155,8 @@ class SheetChanges(RuleBasedStateMachine):
     def resend(self):
         """The same form sent again stores nothing more."""
         stored = self.sheet.hands.order_by("number").last()
+        if stored.key not in self.sent:
+            return  # restored from a backup: no form ever carried its key
         change = writes.add_hand(self.sheet.token, self.expected[-1][1], stored.key)
         assert not change.done
         assert change.hand.pk == stored.pk
@@ -330,3 +352,45 @@ def test_rescore_command_repairs_stored_scores(make_sheet, capsys):
     assert sheet.totals == [198 - 66, -66 + 198, -132, -132]
     call_command("rescore", sheet.token)
     assert "1 sessions re-scored, 0 had stored scores that differed." in capsys.readouterr().out
+
+
+def test_a_change_writes_the_rows_it_changes_and_no_other(make_sheet, monkeypatch):
+    """Hand by hand: a hand whose number or scores moved is written whole, one whose running
+    totals alone moved has them written, the others are not sent at all."""
+    sent = []
+    update = bulk.update
+
+    def recorded(model, names, rows):
+        rows = list(rows)
+        sent.append((tuple(names), sorted(row[0] for row in rows)))
+        return update(model, names, rows)
+
+    monkeypatch.setattr(bulk, "update", recorded)
+    sheet = make_sheet()
+    store(sheet, garde(0), garde(1), None, garde(2), garde(3))
+    ids = dict(sheet.hands.values_list("number", "pk"))
+
+    def written():
+        found = {names: pks for names, pks in sent if pks}
+        sent.clear()
+        return found
+
+    last = sheet.hands.get(number=5)
+    writes.correct_hand(sheet.token, last.key, last.version, garde(0))
+    assert written() == {("number", "scores", "totals"): [ids[5]]}
+    # The same hand sent again as a correction: nothing to write but its inputs.
+    writes.correct_hand(sheet.token, last.key, last.version + 1, garde(0))
+    assert written() == {}
+    second = sheet.hands.get(number=2)
+    writes.correct_hand(sheet.token, second.key, second.version, garde(3))
+    assert written() == {
+        ("number", "scores", "totals"): [ids[2]],
+        ("totals",): [ids[3], ids[4], ids[5]],
+    }
+    writes.delete_hand(sheet.token, sheet.hands.get(number=3).key)
+    # The passed deal gone, the later hands move up one: their numbers change, not their
+    # scores nor their totals (a passed deal scores nothing).
+    assert written() == {("number", "scores", "totals"): [ids[4], ids[5]]}
+    writes.undo(sheet.token, sheet.hands.get(number=4).key)
+    assert written() == {}
+    stored_matches_a_full_rescoring(sheet)
