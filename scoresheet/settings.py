@@ -121,6 +121,10 @@ if os.environ.get("DATABASE_URL"):
             os.environ["DATABASE_URL"], conn_max_age=600, conn_health_checks=True
         )
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # A database host that stopped answering fails a request (and /healthz) within 5 s
+        # instead of holding a worker for minutes; ?connect_timeout=N in the URL overrides it.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 else:
     DATABASES = {
         "default": {
@@ -219,6 +223,8 @@ if HTTPS:
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
+    # The proxy's health checks ask the app server itself, in plain HTTP (scoresheet/health.py).
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
@@ -234,6 +240,9 @@ if HTTPS:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"not_health_checks": {"()": "scoresheet.health.NotHealthCheck"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # Django logs every 5xx as an error; /healthz's 503 is an answer, not an error.
+    "loggers": {"django.request": {"filters": ["not_health_checks"]}},
 }
