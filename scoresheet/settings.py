@@ -1,7 +1,7 @@
 """Settings for the Tarot score sheet: safe defaults for `make run`, overridden by the environment.
 
 Environment variables (README, "Configuration"): SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL,
-HTTPS, SQLITE_PATH, SECRET_KEY_FILE.
+HTTPS, CSRF_TRUSTED_ORIGINS, SQLITE_PATH, SECRET_KEY_FILE.
 """
 
 import os
@@ -219,6 +219,10 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Origins whose forms may post here besides the site's own (scheme://host[:port], comma-separated):
+# a proxy that renames the host, say. With HTTPS, https://<each of ALLOWED_HOSTS> is added.
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS") or []
+
 if HTTPS:
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -231,7 +235,7 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     # ".example.org" in ALLOWED_HOSTS means the domain and its subdomains.
-    CSRF_TRUSTED_ORIGINS = [
+    CSRF_TRUSTED_ORIGINS += [
         f"https://*{host}" if host.startswith(".") else f"https://{host}"
         for host in ALLOWED_HOSTS
         if host != "*"
