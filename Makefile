@@ -57,11 +57,16 @@ screenshots: $(VENV)/.installed-test
 # headline, over HTTP against `manage.py serve` with 3 workers and three phones saving
 # (benchmarks/over_http.py: fails when a 10,000 / 10 hands ratio is over 1.5 or a response
 # over 2 MB); then the club (benchmarks/club.py: club, player page, standings at 10 and 200 sessions
-# of 60 hands, fails when a time ratio is over 1.5 or the queries differ). About 5 minutes on 2 cores.
+# of 60 hands, fails when a time ratio is over 1.5 or the queries differ); the first request after
+# a restart (benchmarks/first_request.py: fails when it costs over 2x a later one); the tables one
+# and two app servers hold on PostgreSQL with p95 <= 200 ms (benchmarks/capacity.py, short steps;
+# needs postgresql-15). About 12 minutes on 2 cores.
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py --players 5 --sizes 10,10000
 	$(BIN)/python benchmarks/over_http.py
 	$(BIN)/python benchmarks/club.py --sizes 10,200 --hands 60
+	$(BIN)/python benchmarks/first_request.py
+	scripts/with-postgres $(BIN)/python benchmarks/capacity.py --quick
 
 clean:
 	rm -rf $(VENV) db.sqlite3
