@@ -10,9 +10,10 @@ So, with gunicorn's ``preload_app`` (scoresheet/gunicorn_conf.py):
   of it. Every database connection is then closed: a connection shared by two processes would
   mix their conversations.
 - ``warm_worker()`` runs in each worker after the fork, before it takes its first request: the
-  same pages once more, in one language. A forked process copies each page of memory it writes
-  to (CPython writes reference counts as it reads objects), about 10 MB on the first request;
-  this pays for it, and opens the worker's own database connection.
+  latest sheet and its live poll once more. A forked process copies each page of memory it
+  writes to (CPython writes reference counts as it reads objects), about 10 MB on the first
+  request; this pays for most of it, and opens the worker's own database connection. It is kept
+  short: a request that arrives as the server starts waits for it.
 
 The first request after a restart or a deployment then costs what the next ones do
 (``benchmarks/first_request.py``). Only GET pages are asked for: the latest session and club
@@ -42,7 +43,8 @@ def warm() -> dict:
     started = time.perf_counter()
     done = {"templates": compile_templates(), "languages": load_languages(), "requests": 0}
     try:
-        done["requests"] = ask_pages([code for code, _name in settings.LANGUAGES])
+        languages = [code for code, _name in settings.LANGUAGES]
+        done["requests"] = ask_pages(languages, every_page(), both=True)
     except Exception:
         # A database that does not answer yet (or not migrated yet) must not keep the server
         # from starting: /healthz says 503 until it does, and the rest warms on use.
@@ -54,11 +56,20 @@ def warm() -> dict:
 
 
 def warm_worker() -> dict:
-    """In a worker, after the fork: the pages once more, in the default language."""
+    """In a worker, after the fork: the latest sheet and its poll once more (else the home
+    page), and the health check."""
+    from scoresheet.models import Sheet
+
     started = time.perf_counter()
     done = {"requests": 0}
     try:
-        done["requests"] = ask_pages([settings.LANGUAGE_CODE], both=False)
+        sheet = Sheet.objects.order_by("-pk").first()
+        paths = [(reverse("home"), False)]
+        if sheet is not None:
+            base = sheet.get_absolute_url()
+            paths = [(base, False), (f"{base}live/?revision={sheet.revision}", True)]
+        paths.append((reverse("healthz"), False))
+        done["requests"] = ask_pages([settings.LANGUAGE_CODE], paths, both=False)
     except Exception:
         log.warning("Warm-up: the pages could not all be asked for", exc_info=True)
     done["seconds"] = round(time.perf_counter() - started, 2)
@@ -92,29 +103,39 @@ def load_languages() -> int:
     return len(settings.LANGUAGES)
 
 
-def ask_pages(languages: list[str], both: bool = True) -> int:
-    """GET the pages through the app itself (its middleware, views and templates), as a browser
-    in each of ``languages`` would, with and without htmx (``both``; else as the app asks for
-    each: pages without, fragments with); how many requests."""
+def every_page() -> list[tuple[str, bool]]:
+    """The app's GET pages, as (path, asked for by htmx): those that need no data, and the
+    latest session's and club's when the database holds them."""
     from scoresheet.models import Club, Sheet
-    from scoresheet.wsgi import application
 
-    # (path, asked for by htmx)
     paths = [(reverse(name), False) for name in PAGES]
-    sheet = Sheet.objects.order_by("-pk").first()
-    if sheet is not None:
-        base = sheet.get_absolute_url()
-        paths += [
-            (base, False),
-            (f"{base}hands/new/", True),
-            (f"{base}stats/", False),
-            (f"{base}chart/", True),
-            (f"{base}live/?revision={sheet.revision}", True),
-            (sheet.get_view_url(), False),
-        ]
+    paths += sheet_pages(Sheet.objects.order_by("-pk").first())
     club = Club.objects.order_by("-pk").first()
     if club is not None:
         paths.append((club.get_absolute_url(), False))
+    return paths
+
+
+def sheet_pages(sheet) -> list[tuple[str, bool]]:
+    if sheet is None:
+        return []
+    base = sheet.get_absolute_url()
+    return [
+        (base, False),
+        (f"{base}hands/new/", True),
+        (f"{base}stats/", False),
+        (f"{base}chart/", True),
+        (f"{base}live/?revision={sheet.revision}", True),
+        (sheet.get_view_url(), False),
+    ]
+
+
+def ask_pages(languages: list[str], paths: list[tuple[str, bool]], both: bool) -> int:
+    """GET ``paths`` through the app itself (its middleware, views and templates), as a browser
+    in each of ``languages`` would: with and without htmx (``both``), or as the app asks for each
+    (pages without, fragments with). How many requests."""
+    from scoresheet.wsgi import application
+
     count = 0
     for language in languages:
         for path, htmx in paths:
