@@ -27,6 +27,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -59,7 +60,10 @@ class Connection:
             if self.writer is None:
                 self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
             try:
-                return await asyncio.wait_for(self.exchange(method, path, fields, htmx), timeout)
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow the
+                # cancellation that ends a step, and the phone would go on polling.
+                async with asyncio.timeout(timeout):
+                    return await self.exchange(method, path, fields, htmx)
             except (ConnectionError, asyncio.IncompleteReadError):
                 self.close()
                 if attempt == 2:
@@ -140,6 +144,7 @@ class Load:
     """Every request's latency and outcome during the measured window."""
 
     def __init__(self):
+        self.stopping = False
         self.measuring = False
         self.latencies: list[float] = []
         self.kinds: dict[str, list[float]] = {}
@@ -175,11 +180,8 @@ async def phone(port: int, load: Load, base: str, revision: int, saves: bool, se
     connection = Connection(port)
     try:
         await asyncio.sleep(rng.uniform(0, POLL))
-        if saves:
-            # The page it opened: the CSRF cookie comes with it.
-            await timed(load, "sheet", lambda: connection.request("GET", base, htmx=False), {200})
         next_save = time.monotonic() + rng.uniform(0, SAVE)
-        while True:
+        while not load.stopping:
             started = time.monotonic()
             status, body = await timed(
                 load,
@@ -215,16 +217,16 @@ async def save(connection: Connection, load: Load, base: str, rng: random.Random
     load.saves += status == 200
 
 
-async def step(port: int, tables: list[tuple[str, str]], ramp: float, seconds: float) -> dict:
-    """The tables' phones for ``ramp`` + ``seconds``; figures of the last ``seconds``."""
+async def step(port: int, tables: list, revisions: dict, ramp: float, seconds: float) -> dict:
+    """The tables' phones for ``ramp`` + ``seconds``; figures of the last ``seconds``. Each
+    phone shows its sheet at its ``revisions`` (the page is open): its polls answer 204 until a
+    hand is saved at its table."""
     load = Load()
     tasks = []
     for number, (token, view_token) in enumerate(tables):
         for seat in range(PHONES):
             base = f"/v/{view_token}/" if seat == PHONES - 1 else f"/s/{token}/"
-            revision = (
-                -1
-            )  # the first poll brings the sheet, as a page opened earlier would have it
+            revision = revisions[token]
             tasks.append(
                 asyncio.create_task(
                     phone(port, load, base, revision, seat == 0, seed=number * 10 + seat)
@@ -240,9 +242,10 @@ async def step(port: int, tables: list[tuple[str, str]], ramp: float, seconds: f
     elapsed = time.monotonic() - started
     busy = cpu_busy(cpu, cpu_times())
     mine = resource.getrusage(resource.RUSAGE_SELF)
+    load.stopping = True
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.wait(tasks, timeout=30)
     times = sorted(t * 1000 for t in load.latencies)
     count = len(times)
 
@@ -370,6 +373,8 @@ class Setup:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def capacity(setup: Setup, sessions, counts, ramp, seconds, refine) -> tuple[int, list]:
@@ -377,7 +382,11 @@ def capacity(setup: Setup, sessions, counts, ramp, seconds, refine) -> tuple[int
     steps = []
 
     def measure(tables: int) -> bool:
-        result = asyncio.run(step(setup.proxy, sessions[:tables], ramp, seconds))
+        from scoresheet.models import Sheet
+
+        tokens = [token for token, _view in sessions[:tables]]
+        revisions = dict(Sheet.objects.filter(token__in=tokens).values_list("token", "revision"))
+        result = asyncio.run(step(setup.proxy, sessions[:tables], revisions, ramp, seconds))
         steps.append(result)
         print(
             f"  {tables:>4} tables: {result['per_second']:6.1f} req/s, p50 "
@@ -419,6 +428,23 @@ def capacity(setup: Setup, sessions, counts, ramp, seconds, refine) -> tuple[int
     return good, steps
 
 
+def build(server: Server, count: int) -> list[tuple[str, str]]:
+    """The database, and ``count`` sessions of 40 hands: (token, read-only token) each."""
+    server.manage("migrate", "--no-input", "-v0")
+    server.manage("collectstatic", "--no-input", "-v0")
+    server.django()
+    from django.db import connections
+
+    from scoresheet import backup
+    from scoresheet.models import Sheet
+
+    first = backup.load(session_backup(40, seed=7))
+    tokens = [first.token] + [copy_session(first) for _ in range(count - 1)]
+    views = dict(Sheet.objects.filter(token__in=tokens).values_list("token", "view_token"))
+    connections.close_all()
+    return [(token, views[token]) for token in tokens]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", default="1,2", help="app servers behind the proxy, in turn")
@@ -437,41 +463,34 @@ def main():
         )
         raise SystemExit(2)
     counts = [int(n) for n in args.tables.split(",")]
+    # Stopped from outside (a time limit, Ctrl-C): the servers and files are cleaned up anyway.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
 
     server = Server(workers=args.workers)
     server.env["ALLOWED_HOSTS"] = "127.0.0.1,localhost"
     server.env["DEBUG"] = "0"
-    server.manage("migrate", "--no-input", "-v0")
-    server.manage("collectstatic", "--no-input", "-v0")
-    server.django()
-    from django.db import connections
-
-    from scoresheet import backup
-    from scoresheet.models import Sheet
-
-    first = backup.load(session_backup(40, seed=7))
-    tokens = [first.token] + [copy_session(first) for _ in range(max(counts) - 1)]
-    views = dict(Sheet.objects.filter(token__in=tokens).values_list("token", "view_token"))
-    sessions = [(token, views[token]) for token in tokens]
-    connections.close_all()
-    cores = os.cpu_count()
-    print(
-        f"Capacity on PostgreSQL, {cores} cores shared by the load generator, Caddy, PostgreSQL "
-        f"and the app servers ({args.workers} workers each); a table: {PHONES} phones polling "
-        f"every {POLL:.0f} s, a hand saved every {SAVE:.0f} s; p95 ≤ {P95_BUDGET_MS} ms. "
-        f"Load average before: {os.getloadavg()[0]:.2f}."
-    )
     results = {}
     try:
+        sessions = build(server, max(counts))
+        cores = os.cpu_count()
+        print(
+            f"Capacity on PostgreSQL, {cores} cores shared by the load generator, Caddy, "
+            f"PostgreSQL and the app servers ({args.workers} workers each); a table: {PHONES} "
+            f"phones polling every {POLL:.0f} s, a hand saved every {SAVE:.0f} s; p95 ≤ "
+            f"{P95_BUDGET_MS} ms. Load average before: {os.getloadavg()[0]:.2f}."
+        )
         for count in [int(n) for n in args.servers.split(",")]:
             print(f"\n{count} app server{'s' if count > 1 else ''} behind Caddy:", flush=True)
-            setup = Setup(server, count, args.workers).start()
+            setup = Setup(server, count, args.workers)
             try:
+                setup.start()
                 held, steps = capacity(
                     setup, sessions, counts, args.ramp, args.seconds, args.refine
                 )
             finally:
                 setup.stop()
+            for found in steps:
+                found.pop("kinds")  # printed with each step; not in the JSON line
             results[count] = {"tables": held, "steps": steps}
             print(f"  -> {held} tables with p95 ≤ {P95_BUDGET_MS} ms")
     finally:
@@ -496,7 +515,7 @@ def main():
             f"{best['p50_ms']:.0f} ms, {best['p95_ms']:.0f} ms, {best['p99_ms']:.0f} ms | "
             f"{best['cpu_busy']:.0%} ({best['generator_cpu']:.0%} of a core) |"
         )
-    print(json.dumps({"cores": cores, "results": results}, default=float))
+    print(json.dumps({"cores": os.cpu_count(), "results": results}, default=float))
 
 
 if __name__ == "__main__":
