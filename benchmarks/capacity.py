@@ -7,13 +7,16 @@ something did); one phone per table saves a hand every 30 s, as the app does it 
 opened by htmx, then the hand posted with its key). The phones keep their connection to the
 proxy open, as browsers do.
 
-The app servers are `manage.py serve` (gunicorn, 3 workers each) behind Caddy, configured as
-deploy/Caddyfile's reverse_proxy (least connections, health checks; plain HTTP on loopback):
-one server, then two. For each, the number of tables grows (10, 20, 40, … then halving the gap)
-and each count is measured for --seconds after a ramp; a count holds when p95 ≤ 200 ms and
-under 1 % of requests fail. Prints each step, the capacity of each setup, a Markdown table and
-one JSON line. The load generator, Caddy, PostgreSQL and the app servers share this machine's
-cores: the figures say what one machine does, its CPU split between them (printed).
+The app servers are `manage.py serve` (gunicorn) behind Caddy, configured as deploy/Caddyfile's
+reverse_proxy (least connections, health checks; plain HTTP on loopback). Three setups: one app
+server of 3 workers, two of 3, and one of 6 (two servers on one machine add workers, not cores:
+the third says which counts). For each, the number of tables grows (10, 20, 40, … then halving
+the gap) and each count is measured for --seconds after a ramp; a count holds when p95 ≤ 200 ms
+and under 1 % of requests fail. The setups run side by side and their steps are taken in turn,
+so that a load on the machine that comes and goes falls on all of them alike. Prints each step
+(with each kind of request's p50 and p95), the capacity of each setup, a Markdown table and one
+JSON line. The load generator, Caddy, PostgreSQL and the app servers share this machine's cores
+(the machine's busy CPU and the load generator's share are printed).
 
     scripts/with-postgres python benchmarks/capacity.py
     scripts/with-postgres python benchmarks/capacity.py --quick     # as `make bench` runs it
@@ -377,55 +380,75 @@ class Setup:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def capacity(setup: Setup, sessions, counts, ramp, seconds, refine) -> tuple[int, list]:
-    """The most tables that hold, growing then halving the gap; and every step measured."""
-    steps = []
+class Search:
+    """The most tables one setup holds: counts tried in order until one fails, then the gap
+    halved ``refine`` times. ``next()`` is the count to measure, None once found."""
 
-    def measure(tables: int) -> bool:
-        from scoresheet.models import Sheet
+    def __init__(self, counts: list[int], refine: int):
+        self.counts = list(counts)
+        self.refine = refine
+        self.good, self.bad = 0, None
+        self.steps: list[dict] = []
 
-        tokens = [token for token, _view in sessions[:tables]]
-        revisions = dict(Sheet.objects.filter(token__in=tokens).values_list("token", "revision"))
-        result = asyncio.run(step(setup.proxy, sessions[:tables], revisions, ramp, seconds))
-        steps.append(result)
-        print(
-            f"  {tables:>4} tables: {result['per_second']:6.1f} req/s, p50 "
-            f"{result['p50_ms']:6.1f} ms, p95 {result['p95_ms']:7.1f} ms, p99 "
-            f"{result['p99_ms']:7.1f} ms, {result['errors']} errors, {result['saves']} saves, "
-            f"CPU {result['cpu_busy']:.0%} busy (the load generator "
-            f"{result['generator_cpu']:.0%} of a core) -> "
-            f"{'holds' if holds(result) else 'too slow'}",
-            flush=True,
-        )
-        print(
-            "         "
-            + "; ".join(
-                f"{kind} ×{k['count']}: p50 {k['p50_ms']:.0f}, p95 {k['p95_ms']:.0f} ms"
-                for kind, k in result["kinds"].items()
-            ),
-            flush=True,
-        )
-        time.sleep(2)
-        return holds(result)
+    def next(self) -> int | None:
+        if self.bad is None:
+            return self.counts.pop(0) if self.counts else None
+        if self.refine <= 0 or self.bad - self.good <= max(2, self.good // 20):
+            return None
+        return (self.good + self.bad) // 2
 
-    good, bad = 0, None
-    for tables in counts:
-        if tables > len(sessions):
-            break
-        if measure(tables):
-            good = tables
+    def found(self, tables: int, held: bool) -> None:
+        if self.bad is not None:
+            self.refine -= 1
+        if held:
+            self.good = tables
         else:
-            bad = tables
-            break
-    for _ in range(refine):
-        if bad is None or bad - good <= max(2, good // 20):
-            break
-        middle = (good + bad) // 2
-        if measure(middle):
-            good = middle
-        else:
-            bad = middle
-    return good, steps
+            self.bad = tables
+            self.counts = []
+
+
+def measure(name: str, setup: Setup, sessions, tables: int, ramp, seconds) -> dict:
+    from scoresheet.models import Sheet
+
+    tokens = [token for token, _view in sessions[:tables]]
+    revisions = dict(Sheet.objects.filter(token__in=tokens).values_list("token", "revision"))
+    result = asyncio.run(step(setup.proxy, sessions[:tables], revisions, ramp, seconds))
+    print(
+        f"  {name}, {tables:>3} tables: {result['per_second']:5.1f} req/s, p50 "
+        f"{result['p50_ms']:6.1f} ms, p95 {result['p95_ms']:7.1f} ms, p99 "
+        f"{result['p99_ms']:7.1f} ms, {result['errors']} errors, {result['saves']} saves, "
+        f"CPU {result['cpu_busy']:.0%} busy (load generator {result['generator_cpu']:.0%} of a "
+        f"core) -> {'holds' if holds(result) else 'too slow'}",
+        flush=True,
+    )
+    print(
+        "        "
+        + "; ".join(
+            f"{kind} ×{k['count']}: p50 {k['p50_ms']:.0f}, p95 {k['p95_ms']:.0f} ms"
+            for kind, k in result.pop("kinds").items()
+        ),
+        flush=True,
+    )
+    time.sleep(2)
+    return result
+
+
+def search(setups: dict, sessions, counts, ramp, seconds, refine) -> dict:
+    """Each setup's search, their steps taken in turn: a load on the machine that comes and goes
+    (other work, the database warming up) falls on all of them alike."""
+    searches = {name: Search(counts, refine) for name in setups}
+    while True:
+        pending = [(name, found.next()) for name, found in searches.items()]
+        pending = [(name, tables) for name, tables in pending if tables is not None]
+        if not pending:
+            return searches
+        for name, tables in pending:
+            if tables > len(sessions):
+                searches[name].found(tables, False)
+                continue
+            result = measure(name, setups[name], sessions, tables, ramp, seconds)
+            searches[name].steps.append(result)
+            searches[name].found(tables, holds(result))
 
 
 def build(server: Server, count: int) -> list[tuple[str, str]]:
@@ -447,8 +470,11 @@ def build(server: Server, count: int) -> list[tuple[str, str]]:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--servers", default="1,2", help="app servers behind the proxy, in turn")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers per app server")
+    parser.add_argument(
+        "--setups",
+        default="1x3,2x3,1x6",
+        help="app servers × gunicorn workers each, behind the proxy: 1x3 is one server of 3",
+    )
     parser.add_argument("--tables", default="10,20,40,80,120,160,240,320", help="counts to try")
     parser.add_argument("--seconds", type=float, default=40, help="measured per count")
     parser.add_argument("--ramp", type=float, default=6, help="seconds before measuring")
@@ -456,6 +482,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="shorter steps, one halving")
     args = parser.parse_args()
     if args.quick:
+        args.setups, args.tables = "1x3,2x3", "20,40,80,160,240"
         args.seconds, args.ramp, args.refine = 20, 4, 1
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         print(
@@ -466,7 +493,7 @@ def main():
     # Stopped from outside (a time limit, Ctrl-C): the servers and files are cleaned up anyway.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
 
-    server = Server(workers=args.workers)
+    server = Server()
     server.env["ALLOWED_HOSTS"] = "127.0.0.1,localhost"
     server.env["DEBUG"] = "0"
     results = {}
@@ -475,43 +502,40 @@ def main():
         cores = os.cpu_count()
         print(
             f"Capacity on PostgreSQL, {cores} cores shared by the load generator, Caddy, "
-            f"PostgreSQL and the app servers ({args.workers} workers each); a table: {PHONES} "
+            f"PostgreSQL and the app servers; a table: {PHONES} "
             f"phones polling every {POLL:.0f} s, a hand saved every {SAVE:.0f} s; p95 ≤ "
             f"{P95_BUDGET_MS} ms. Load average before: {os.getloadavg()[0]:.2f}."
         )
-        for count in [int(n) for n in args.servers.split(",")]:
-            print(f"\n{count} app server{'s' if count > 1 else ''} behind Caddy:", flush=True)
-            setup = Setup(server, count, args.workers)
-            try:
+        setups = {}
+        for shape in args.setups.split(","):
+            count, workers = (int(n) for n in shape.split("x"))
+            name = f"{count} server{'s' if count > 1 else ''} × {workers} workers"
+            setups[name] = Setup(server, count, workers)
+        try:
+            for setup in setups.values():
                 setup.start()
-                held, steps = capacity(
-                    setup, sessions, counts, args.ramp, args.seconds, args.refine
-                )
-            finally:
+            print(f"\n{', '.join(setups)}, behind Caddy, measured in turn:", flush=True)
+            searches = search(setups, sessions, counts, args.ramp, args.seconds, args.refine)
+        finally:
+            for setup in setups.values():
                 setup.stop()
-            for found in steps:
-                found.pop("kinds")  # printed with each step; not in the JSON line
-            results[count] = {"tables": held, "steps": steps}
-            print(f"  -> {held} tables with p95 ≤ {P95_BUDGET_MS} ms")
+        for name, found in searches.items():
+            results[name] = {"tables": found.good, "steps": found.steps}
     finally:
         server.close()
 
     print(
-        "\n| app servers (3 workers each) | tables held (p95 ≤ 200 ms) | at that load: "
+        "\n| app servers × gunicorn workers | tables held (p95 ≤ 200 ms) | at that load: "
         "requests/s, p50, p95, p99 | CPU busy (load generator) |"
     )
     print("|---|---|---|---|")
-    for count, found in results.items():
-        best = max(
-            (s for s in found["steps"] if s["tables"] == found["tables"]),
-            key=lambda s: s["tables"],
-            default=None,
-        )
+    for name, found in results.items():
+        best = next((s for s in found["steps"] if s["tables"] == found["tables"]), None)
         if best is None:
-            print(f"| {count} | 0 | | |")
+            print(f"| {name} | 0 | | |")
             continue
         print(
-            f"| {count} | {found['tables']} | {best['per_second']:.0f}/s, "
+            f"| {name} | {found['tables']} | {best['per_second']:.0f}/s, "
             f"{best['p50_ms']:.0f} ms, {best['p95_ms']:.0f} ms, {best['p99_ms']:.0f} ms | "
             f"{best['cpu_busy']:.0%} ({best['generator_cpu']:.0%} of a core) |"
         )
