@@ -196,28 +196,32 @@ async def phone(port: int, load: Load, base: str, revision: int, saves: bool, se
                 revision = int(found[1])
             if saves and time.monotonic() >= next_save:
                 next_save += SAVE
-                await save(connection, load, base, rng)
+                # The answer brings the sheet at its new revision, as htmx swaps it in.
+                saved = REVISION.search(await save(connection, load, base, rng))
+                revision = int(saved[1]) if saved else revision
             await asyncio.sleep(max(0.0, started + POLL - time.monotonic()))
     finally:
         connection.close()
 
 
-async def save(connection: Connection, load: Load, base: str, rng: random.Random):
+async def save(connection: Connection, load: Load, base: str, rng: random.Random) -> bytes:
+    """Open the hand form and save a hand with its key, as the app does; the answer."""
     status, form = await timed(
         load, "hand form", lambda: connection.request("GET", f"{base}hands/new/"), {200}
     )
     key = re.search(rb'name="key" value="([^"]+)"', form or b"")
     if status != 200 or key is None:
-        return
+        return b""
     hand = None
     while hand is None or hand.get("passed"):
         hand = random_hand(rng)
     fields = {"key": key[1].decode(), **form_fields(hand)}
     fields["csrfmiddlewaretoken"] = connection.cookies.get("csrftoken", "")
-    status, _ = await timed(
+    status, answer = await timed(
         load, "save", lambda: connection.request("POST", f"{base}hands/new/", fields), {200}
     )
     load.saves += status == 200
+    return answer or b""
 
 
 async def step(port: int, tables: list, revisions: dict, ramp: float, seconds: float) -> dict:
