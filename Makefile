@@ -60,7 +60,7 @@ screenshots: $(VENV)/.installed-test
 # of 60 hands, fails when a time ratio is over 1.5 or the queries differ); the first request after
 # a restart (benchmarks/first_request.py: fails when it costs over 2x a later one); the tables one
 # and two app servers hold on PostgreSQL with p95 <= 200 ms (benchmarks/capacity.py, short steps;
-# needs postgresql-15). About 12 minutes on 2 cores.
+# needs postgresql-15). About 10 minutes on 2 cores.
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py --players 5 --sizes 10,10000
 	$(BIN)/python benchmarks/over_http.py
