@@ -59,13 +59,18 @@ screenshots: $(VENV)/.installed-test
 # over 2 MB); then the club (benchmarks/club.py: club, player page, standings at 10 and 200 sessions
 # of 60 hands, fails when a time ratio is over 1.5 or the queries differ); then the big writes
 # (benchmarks/writes.py: imports, rule changes, corrections, merges, and a save at another table
-# during a club's import, on the web too; fails when one misses its target in seconds). About 3
-# minutes on 2 cores; `scripts/with-postgres make bench` runs it all on PostgreSQL.
+# during a club's import, on the web too; fails when one misses its target in seconds); the first
+# request after a restart (benchmarks/first_request.py: fails when it costs over 2x a later one);
+# the tables one and two app servers hold on PostgreSQL with p95 <= 200 ms (benchmarks/capacity.py,
+# short steps; needs postgresql-15). About 12 minutes on 2 cores; `scripts/with-postgres make
+# bench` runs the in-process and HTTP figures on PostgreSQL.
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py --players 5 --sizes 10,10000
 	$(BIN)/python benchmarks/over_http.py
 	$(BIN)/python benchmarks/club.py --sizes 10,200 --hands 60
 	$(BIN)/python benchmarks/writes.py
+	$(BIN)/python benchmarks/first_request.py
+	scripts/with-postgres $(BIN)/python benchmarks/capacity.py --quick
 
 clean:
 	rm -rf $(VENV) db.sqlite3

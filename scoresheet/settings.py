@@ -1,7 +1,7 @@
 """Settings for the Tarot score sheet: safe defaults for `make run`, overridden by the environment.
 
 Environment variables (README, "Configuration"): SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL,
-HTTPS, SQLITE_PATH, SECRET_KEY_FILE.
+HTTPS, CSRF_TRUSTED_ORIGINS, SQLITE_PATH, SECRET_KEY_FILE.
 """
 
 import os
@@ -121,6 +121,10 @@ if os.environ.get("DATABASE_URL"):
             os.environ["DATABASE_URL"], conn_max_age=600, conn_health_checks=True
         )
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # A database host that stopped answering fails a request (and /healthz) within 5 s
+        # instead of holding a worker for minutes; ?connect_timeout=N in the URL overrides it.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 else:
     DATABASES = {
         "default": {
@@ -215,17 +219,23 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Origins whose forms may post here besides the site's own (scheme://host[:port], comma-separated):
+# a proxy that renames the host, say. With HTTPS, https://<each of ALLOWED_HOSTS> is added.
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS") or []
+
 if HTTPS:
     # Behind a TLS-terminating proxy that sets X-Forwarded-Proto.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
+    # The proxy's health checks ask the app server itself, in plain HTTP (scoresheet/health.py).
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     # ".example.org" in ALLOWED_HOSTS means the domain and its subdomains.
-    CSRF_TRUSTED_ORIGINS = [
+    CSRF_TRUSTED_ORIGINS += [
         f"https://*{host}" if host.startswith(".") else f"https://{host}"
         for host in ALLOWED_HOSTS
         if host != "*"
@@ -234,6 +244,9 @@ if HTTPS:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"not_health_checks": {"()": "scoresheet.health.NotHealthCheck"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # Django logs every 5xx as an error; /healthz's 503 is an answer, not an error.
+    "loggers": {"django.request": {"filters": ["not_health_checks"]}},
 }

@@ -71,7 +71,7 @@ class RateLimitMiddleware:
         return self.get_response(request)
 
     def process_view(self, request, view, args, kwargs):
-        if request.method != "POST":
+        if request.method != "POST" or getattr(view, "rate_limit_exempt", False):
             return None
         usage = get_usage(request, group="post", key=client_and_sheet, rate=rate, increment=True)
         if usage is None or not usage["should_limit"]:

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from scoresheet import after_views, offline, views
+from scoresheet import after_views, health, offline, views
 
 READ_ONLY = {"readonly": True}
 
@@ -23,6 +23,8 @@ register_converter(HandNumber, "hand")
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # For the proxy's health checks and monitoring (scoresheet/health.py).
+    path("healthz", health.healthz, name="healthz"),
     # Installable and offline (scoresheet/offline.py): the worker's scope is the whole site.
     path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("sw.js", offline.service_worker, name="service_worker"),

@@ -17,6 +17,7 @@ ARGS = [
 ]
 
 
-def launch(playwright, executable: str = CHROMIUM):
-    """A headless Chromium browser for ``playwright`` (the sync API's object)."""
-    return playwright.chromium.launch(executable_path=executable, args=ARGS)
+def launch(playwright, executable: str = CHROMIUM, **options):
+    """A headless Chromium browser for ``playwright`` (the sync API's object); ``options`` go
+    to Playwright's launch (``env``, say: scripts/deploy_check.py gives it its own HOME)."""
+    return playwright.chromium.launch(executable_path=executable, args=ARGS, **options)

@@ -2,7 +2,11 @@
 database where threads write at once as the app's processes do."""
 
 import copy
+import os
 import sqlite3
+import uuid
+from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.db import connections
@@ -10,6 +14,8 @@ from django.test import Client
 from django.utils import translation
 
 from scoresheet import writes
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -295,3 +301,59 @@ def _no_language_left_over():
     a test that reads messages outside a request gets the default one, in any order."""
     yield
     translation.deactivate()
+# A database of its own, for what runs in other processes (manage.py, the app's commands): a
+# file for SQLite, a new database on the same server for PostgreSQL (the suite's own engine).
+
+
+@pytest.fixture
+def fresh_database(tmp_path):
+    """Makes empty databases; each call returns the environment of a process that uses one
+    (``manage.py`` and ``python -c`` run in it see that database)."""
+    from django.db import connection
+
+    settings_dict = connection.settings_dict
+    base = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "SQLITE_PATH", "PYTEST_CURRENT_TEST"}
+    }
+    base |= {
+        "DJANGO_SETTINGS_MODULE": "scoresheet.settings",
+        "SECRET_KEY": "fresh-database-" + uuid.uuid4().hex,
+        "ALLOWED_HOSTS": "testserver",
+        "PYTHONPATH": str(ROOT),
+    }
+    created = []
+
+    def server():
+        import psycopg
+
+        return psycopg.connect(
+            dbname="postgres",
+            host=settings_dict["HOST"] or None,
+            port=settings_dict["PORT"] or None,
+            user=settings_dict["USER"] or None,
+            password=settings_dict["PASSWORD"] or None,
+            autocommit=True,
+        )
+
+    def make() -> dict:
+        if connection.vendor == "sqlite":
+            path = tmp_path / f"fresh-{len(created)}.sqlite3"
+            created.append(path)
+            return base | {"SQLITE_PATH": str(path)}
+        name = f"tarot_fresh_{uuid.uuid4().hex[:12]}"
+        with server() as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+        created.append(name)
+        user = quote(settings_dict["USER"] or "", safe="")
+        password = quote(settings_dict["PASSWORD"] or "", safe="")
+        login = f"{user}:{password}@" if password else f"{user}@" if user else ""
+        address = f"{settings_dict['HOST'] or 'localhost'}:{settings_dict['PORT'] or 5432}"
+        return base | {"DATABASE_URL": f"postgres://{login}{address}/{name}"}
+
+    yield make
+    if connection.vendor != "sqlite":
+        with server() as admin:
+            for name in created:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

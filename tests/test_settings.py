@@ -131,6 +131,37 @@ def test_https_turns_on_secure_cookies_hsts_and_redirect(tmp_path):
     assert on["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
 
 
+def test_csrf_trusted_origins_from_the_environment_come_first(tmp_path):
+    origins = "https://tarot.lan:8443, https://other.example"
+    found = settings_of(tmp_path, "CSRF_TRUSTED_ORIGINS", CSRF_TRUSTED_ORIGINS=origins)
+    assert found["CSRF_TRUSTED_ORIGINS"] == ["https://tarot.lan:8443", "https://other.example"]
+    both = settings_of(
+        tmp_path,
+        "CSRF_TRUSTED_ORIGINS",
+        CSRF_TRUSTED_ORIGINS=origins,
+        HTTPS="1",
+        ALLOWED_HOSTS="example.org",
+    )
+    assert both["CSRF_TRUSTED_ORIGINS"] == [
+        "https://tarot.lan:8443",
+        "https://other.example",
+        "https://example.org",
+    ]
+
+
+def test_a_proxy_health_check_in_plain_http_is_not_redirected(tmp_path):
+    """Behind HTTPS=1 every plain-HTTP request is sent to https, except the proxy's own
+    health checks, which ask the app server directly (deploy/Caddyfile)."""
+    code = (
+        "from django.test import Client\n"
+        "client = Client()\n"
+        "print(client.get('/healthz').status_code, client.get('/').status_code)"
+    )
+    result = run(code, tmp_path, HTTPS="1", ALLOWED_HOSTS="testserver")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["503", "301"]
+
+
 def test_deployment_check_passes(tmp_path):
     environ = {
         "PATH": os.environ["PATH"],

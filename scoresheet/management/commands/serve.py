@@ -38,6 +38,8 @@ class Command(BaseCommand):
         args = [
             gunicorn,
             "scoresheet.wsgi",
+            # preload_app and the warm-up before the fork (scoresheet/gunicorn_conf.py).
+            "--config=python:scoresheet.gunicorn_conf",
             f"--bind={host}:{port}",
             f"--workers={workers}",
             "--access-logfile=-",

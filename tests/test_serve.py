@@ -1,0 +1,166 @@
+"""``manage.py serve`` (gunicorn, 3 workers, the app preloaded and warmed in the master before the
+fork: scoresheet/gunicorn_conf.py, warm.py): the master keeps no database connection across the
+fork, each worker opens its own, and phones saving at once on one session through different
+workers all get their hands stored, on SQLite (WAL, one file) and on PostgreSQL."""
+
+import contextlib
+import http.cookiejar
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.processes import ROOT, django, manage
+
+WORKERS = 3
+GARDE = {"contract": "garde", "bouts": "2", "points": "49"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(fresh_database, tmp_path):
+    """``manage.py serve`` on a migrated database of its own; (its process, base URL, env)."""
+    env = fresh_database() | {"ALLOWED_HOSTS": "127.0.0.1"}
+    assert manage(env, "migrate", "--no-input").returncode == 0
+    assert manage(env, "collectstatic", "--no-input", "-v0").returncode == 0
+    port = free_port()
+    with open(tmp_path / "serve.log", "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--host=127.0.0.1", f"--port={port}"],
+            cwd=ROOT,
+            env=env | {"WEB_CONCURRENCY": str(WORKERS)},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while not warmed(tmp_path / "serve.log"):
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.1)
+        yield process, base, env
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+
+
+def warmed(log: Path) -> int:
+    """How many workers said they were warmed and ready."""
+    return len(re.findall(r"Worker \d+ warmed", log.read_text(errors="replace"))) >= WORKERS
+
+
+class Phone:
+    """A browser without JavaScript: cookies, the CSRF token, plain form posts."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar()
+        # A redirect is an answer (build_opener puts NoRedirect in place of the default).
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar), NoRedirect
+        )
+
+    def request(self, path: str, fields: dict | None = None) -> tuple[int, str]:
+        body = None
+        if fields is not None:
+            csrf = next(c.value for c in self.jar if c.name == "csrftoken")
+            body = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": csrf}).encode()
+        try:
+            with self.opener.open(self.base + path, body, timeout=30) as response:
+                return response.status, response.headers.get("Location", "")
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Location", "")
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def pids_of_workers(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [int(pid) for pid in children]
+
+
+def open_files(pid: int) -> list[str]:
+    found = []
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(OSError):  # closed meanwhile
+            found.append(os.readlink(fd))
+    return found
+
+
+def test_the_master_holds_no_connection_and_each_worker_its_own(server):
+    process, base, env = server
+    workers = pids_of_workers(process.pid)
+    assert len(workers) == WORKERS
+    assert Phone(base).request("/healthz")[0] == 200
+    if "SQLITE_PATH" in env:
+        database = env["SQLITE_PATH"]
+        assert not [f for f in open_files(process.pid) if f.startswith(database)]
+        # Each worker warmed itself on the database (and SQLite closes after each request).
+    else:
+        # Each worker keeps its own connection (CONN_MAX_AGE); the master none: one per worker.
+        connections = django(
+            env,
+            "import json\nfrom django.db import connection\n"
+            "with connection.cursor() as cursor:\n"
+            "    cursor.execute('SELECT COUNT(*) FROM pg_stat_activity WHERE datname = "
+            "current_database() AND pid <> pg_backend_pid()')\n"
+            "    print(json.dumps(cursor.fetchone()[0]))",
+        )
+        assert connections == WORKERS
+
+
+def test_phones_saving_at_once_through_every_worker_all_get_their_hands(server):
+    _process, base, env = server
+    host = Phone(base)
+    host.request("/new/")
+    names = {f"player_{seat}": name for seat, name in enumerate(["Ana", "Ben", "Chloé", "Dan"])}
+    status, location = host.request(
+        "/new/", {"players": 4, "first_dealer": 0, "name": "Vendredi", **names}
+    )
+    assert status == 302
+    sheet = re.search(r"/s/[^/]+/", location)[0]
+    saved: list[int] = []
+
+    def phone(seat: int):
+        me = Phone(base)
+        me.request(sheet)
+        for _ in range(8):
+            fields = {"key": str(uuid.uuid4()), "taker": seat, **GARDE}
+            saved.append(me.request(f"{sheet}hands/new/", fields)[0])
+
+    threads = [threading.Thread(target=phone, args=(seat,)) for seat in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert saved == [302] * 32
+    hands = django(
+        env,
+        "import json\nfrom scoresheet.models import Hand\n"
+        "print(json.dumps(list(Hand.objects.order_by('number').values_list('number', 'taker'))))",
+    )
+    assert [number for number, _taker in hands] == list(range(1, 33))
+    assert sorted(taker for _number, taker in hands) == [0] * 8 + [1] * 8 + [2] * 8 + [3] * 8
+    rescored = manage(env, "rescore")
+    assert "1 sessions re-scored, 0 had stored scores that differed." in rescored.stdout
