@@ -322,6 +322,8 @@ def fresh_database(tmp_path):
         "SECRET_KEY": "fresh-database-" + uuid.uuid4().hex,
         "ALLOWED_HOSTS": "testserver",
         "PYTHONPATH": str(ROOT),
+        # As pyproject's filterwarnings: WhiteNoise warns of a static root that no test collects.
+        "PYTHONWARNINGS": "ignore:No directory at:UserWarning",
     }
     created = []
 

@@ -28,12 +28,12 @@ WRITER = """
 import sys, uuid
 from pathlib import Path
 import django; django.setup()
-from scoresheet import clubs, scoring, writes
+from scoresheet import club_writes, scoring, writes
 
 stop = Path(sys.argv[1])
 sheet = writes.create_sheet("Vendredi", ["Ana", "Ben", "Chloé", "Dan"], 0)
-club = clubs.create_club("Jeudi")
-table = clubs.start_session(club, "Jeudi", ["Ana", "Ben", "Chloé", "Dan", "Élise"], 0)
+club = club_writes.create_club("Jeudi").club
+table = club_writes.start_session(club, "Jeudi", ["Ana", "Ben", "Chloé", "Dan", "Élise"], 0).sheet
 print("ready", flush=True)
 for n in range(20_000):
     if stop.exists():
