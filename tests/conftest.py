@@ -301,6 +301,8 @@ def _no_language_left_over():
     a test that reads messages outside a request gets the default one, in any order."""
     yield
     translation.deactivate()
+
+
 # A database of its own, for what runs in other processes (manage.py, the app's commands): a
 # file for SQLite, a new database on the same server for PostgreSQL (the suite's own engine).
 
