@@ -164,3 +164,35 @@ def test_phones_saving_at_once_through_every_worker_all_get_their_hands(server):
     assert sorted(taker for _number, taker in hands) == [0] * 8 + [1] * 8 + [2] * 8 + [3] * 8
     rescored = manage(env, "rescore")
     assert "1 sessions re-scored, 0 had stored scores that differed." in rescored.stdout
+
+
+def printed(monkeypatch, *args) -> str:
+    """What ``manage.py serve ARGS`` prints before it becomes gunicorn, on a machine whose LAN
+    address is 192.168.1.10."""
+    import io
+
+    from django.core.management import call_command
+
+    from scoresheet import lan
+
+    monkeypatch.setattr(lan, "addresses", lambda: ["192.168.1.10"])
+    monkeypatch.setattr(os, "execv", lambda *args: None)
+    out = io.StringIO()
+    call_command("serve", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_on_every_interface_it_names_the_lan_address_for_the_phones(monkeypatch):
+    out = printed(monkeypatch, "--host=0.0.0.0", "--port=8000")
+    assert "http://localhost:8000/" in out
+    assert "http://192.168.1.10:8000/" in out
+    assert "scan this" in out
+
+
+def test_on_one_address_it_names_that_one_only(monkeypatch):
+    """An app server behind Caddy (deploy/tarot@.service): its log names no LAN address that would
+    not answer, and shows no QR code."""
+    out = printed(monkeypatch, "--host=127.0.0.1", "--port=8001")
+    assert "http://127.0.0.1:8001/" in out
+    assert "192.168.1.10" not in out
+    assert "scan this" not in out

@@ -22,8 +22,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *, port, host, workers, **options):
-        urls = [f"http://localhost:{port}/"]
-        urls += [f"http://{address}:{port}/" for address in lan.addresses()]
+        if host in ("0.0.0.0", "::"):
+            urls = [f"http://localhost:{port}/"]
+            urls += [f"http://{address}:{port}/" for address in lan.addresses()]
+        else:
+            # One address (an app server behind Caddy: 127.0.0.1): no other URL answers.
+            urls = [f"http://{host}:{port}/"]
         self.stdout.write("\nTarot score sheet is served at:")
         for url in urls:
             self.stdout.write(f"  {url}")
