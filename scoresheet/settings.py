@@ -159,7 +159,8 @@ CACHES = {
 
 # At most RATE_LIMIT POSTs (saves, corrections, previews, new sessions, imports) per client IP
 # and per session: "120/m" is about 2 a second for a whole minute, several times what the
-# fastest table sends (docs/configuration.md, "Hardening"). Beyond it: 429 and a message, nothing written.
+# fastest table sends (docs/configuration.md, "Hardening"). Beyond it: 429 and a message,
+# nothing written.
 RATE_LIMIT = os.environ.get("RATE_LIMIT", "120/m")
 RATELIMIT_USE_CACHE = "ratelimit"
 # If the counter cannot be read, the table keeps playing: a hand is worth more than a limit.
