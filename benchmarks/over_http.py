@@ -9,8 +9,8 @@ other browsers keep saving hands on sessions of their own (htmx posts, each with
 key and the CSRF cookie) it times each request N times: the sheet page, saving a hand (htmx),
 the home page, the chart, the statistics page, the CSV export (first byte and whole file).
 Prints the median and p90, the bytes, the ratio of the medians at 10,000 and 10 hands (flagged
-over 1.5), any response over 2 MB (flagged), a Markdown table for README's performance
-section and one JSON line; last, in this process, the CSV export's peak memory at 10,000 hands
+over 1.5), any response over 2 MB (flagged), a Markdown table for docs/performance.md and
+one JSON line; last, in this process, the CSV export's peak memory at 10,000 hands
 against holding its hands. Exits 1 when something is flagged. Loopback only; the server is
 stopped at the end whatever happens.
 

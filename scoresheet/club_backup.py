@@ -3,8 +3,9 @@ the club, its roster and its sessions.
 
 The backup is ``{"format": "tarot-club/1", "name", "created", "players": [roster names],
 "rules": {…}, "sessions": [tarot-scoresheet/1 objects whose players are roster names]}``
-(README, "The club"). Each session is checked by ``backup.read_content``, as a session's own
-backup is; importing checks the whole file before writing anything.
+(docs/formats.md, "JSON backup of a club"). Each session is checked by
+``backup.read_content``, as a session's own backup is; importing checks the whole file before
+writing anything.
 """
 
 from __future__ import annotations

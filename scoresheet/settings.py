@@ -1,6 +1,6 @@
 """Settings for the Tarot score sheet: safe defaults for `make run`, overridden by the environment.
 
-Environment variables (README, "Configuration"): SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL,
+Environment variables (docs/configuration.md): SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL,
 HTTPS, CSRF_TRUSTED_ORIGINS, SQLITE_PATH, SECRET_KEY_FILE.
 """
 
@@ -137,7 +137,7 @@ else:
                 "timeout": 20,
                 # WAL: readers never wait for the writer. synchronous=FULL syncs the log at
                 # every commit, so an acknowledged hand survives a power cut, not only a
-                # killed server (README: Durability, with its measured cost).
+                # killed server (docs/configuration.md: Durability, with its cost).
                 "init_command": (
                     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
                 ),
@@ -159,7 +159,8 @@ CACHES = {
 
 # At most RATE_LIMIT POSTs (saves, corrections, previews, new sessions, imports) per client IP
 # and per session: "120/m" is about 2 a second for a whole minute, several times what the
-# fastest table sends (README, "Hardening"). Beyond it: 429 and a message, nothing written.
+# fastest table sends (docs/configuration.md, "Hardening"). Beyond it: 429 and a message,
+# nothing written.
 RATE_LIMIT = os.environ.get("RATE_LIMIT", "120/m")
 RATELIMIT_USE_CACHE = "ratelimit"
 # If the counter cannot be read, the table keeps playing: a hand is worth more than a limit.

@@ -290,7 +290,7 @@ def test_bad_backup_is_refused_and_nothing_written(
     assert refused.value.field == field
     message = refused.value.message
     assert words in message
-    # README: a problem in a hand is reported with the hand's number first, counting from 1.
+    # docs/formats.md: a problem in a hand is reported with its number first, counting from 1.
     assert message.startswith(f"Hand {number}: ") == (number is not None)
     # Every placeholder filled in: the message is what the import form and the command show.
     assert "%(" not in message

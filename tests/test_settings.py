@@ -1,4 +1,4 @@
-"""Settings read from the environment (README, "Configuration"), checked in fresh processes."""
+"""Settings read from the environment (docs/configuration.md), checked in fresh processes."""
 
 import json
 import os

@@ -84,7 +84,7 @@ def test_the_font_covers_accents_and_the_minus_sign(bold):
     missing = glyph("\U0010fffd", face)
     for character in "éèêëàçôœæßłŁøåñüÉ−…ąčšžőΩЖ":
         assert glyph(character, face) != missing, character
-    # CJK: DejaVu has none of it; such a name is drawn as boxes (README, summary_image.py).
+    # CJK: DejaVu has none of it; such a name is drawn as boxes (docs/using.md, summary_image.py).
     assert glyph("漢", face) == missing
 
 

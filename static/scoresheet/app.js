@@ -94,7 +94,7 @@
 
   // Live: while the page is visible, ask every 2 s whether the sheet moved on since the
   // revision it shows. Unchanged, the answer is an empty 204; changed, it carries the totals,
-  // the rows and the actions, swapped in out of band (README, "Live").
+  // the rows and the actions, swapped in out of band (docs/using.md, "Live").
   var polling = false;
   function poll() {
     var marker = document.getElementById("live");
