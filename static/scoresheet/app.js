@@ -2,6 +2,12 @@
 (function () {
   "use strict";
 
+  // The theme chosen on this phone (scoresheet/theme.py): the server writes it on <html>; a
+  // page the service worker kept from before the choice learns it from the cookie.
+  var theme = (document.cookie.match(/(?:^|; )theme=(light|dark)(?:;|$)/) || [])[1];
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+
   // The − and + buttons beside the points: half steps at 3 and 5 players.
   document.addEventListener("click", function (event) {
     var step = event.target.closest("button[data-step]");
