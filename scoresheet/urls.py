@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from scoresheet import after_views, health, offline, views
+from scoresheet import after_views, health, offline, theme, views
 
 READ_ONLY = {"readonly": True}
 
@@ -69,5 +69,6 @@ urlpatterns = [
     # The club (issue 16): its own module of URLs.
     path("", include("scoresheet.club_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("theme/", theme.set_theme, name="set_theme"),
     path("admin/", admin.site.urls),
 ]

@@ -50,7 +50,7 @@ def test_six_seats_always_have_the_dealer_sitting_out(client):
     sheet = new_session(client, SIX, first_dealer=5, poignees="20-40-60")
     assert sheet.game_rules == scoring.Rules(poignees="20-40-60", dealer_sits_out=True)
     page = text(client.get(sheet.get_absolute_url()))
-    assert "Poignées 20/40/60 · Dealer sits out" in page
+    assert "Poignées 20/40/60\u00a0· Dealer sits out" in page
     assert "Hand 1: <strong>Fanny</strong> deals and sits out" in page
 
 

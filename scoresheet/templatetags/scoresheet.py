@@ -83,7 +83,8 @@ def rules_words(rules: scoring.Rules) -> str:
     """ "FFT", or the session's house rules in words (RULES.md §6)."""
     if rules.is_fft:
         return "FFT"
-    return " · ".join(gettext(words) for words in rules.describe())
+    # A no-break space before each "·": a line may end with one, never begin with one.
+    return "\u00a0· ".join(gettext(words) for words in rules.describe())
 
 
 @register.filter

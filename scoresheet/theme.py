@@ -1,0 +1,50 @@
+"""This phone's theme (issue 22): Auto follows the phone's dark mode, Light or Dark overrides it.
+
+Kept in a cookie, like the language, so that the server writes it on <html> (no flash of the
+other theme, and it works without JavaScript); base.html's first script re-reads the cookie for
+a page the service worker kept from before the choice."""
+
+from django.http import HttpRequest, HttpResponseRedirect
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import pgettext_lazy
+from django.views.decorators.http import require_POST
+
+COOKIE = "theme"
+AUTO = "auto"
+CHOICES = {
+    AUTO: pgettext_lazy("theme", "Auto"),
+    "light": pgettext_lazy("theme", "Light"),
+    "dark": pgettext_lazy("theme", "Dark"),
+}
+# A year, as Django's language cookie is kept for the session's browser.
+MAX_AGE = 365 * 24 * 3600
+
+
+def chosen(request: HttpRequest) -> str:
+    """The theme this phone chose, or "auto" (a cookie may hold anything)."""
+    value = request.COOKIES.get(COOKIE, AUTO)
+    return value if value in CHOICES else AUTO
+
+
+def context(request: HttpRequest) -> dict:
+    """Template context processor: the theme for <html data-theme> and the footer's choice."""
+    return {"theme": chosen(request), "theme_choices": CHOICES}
+
+
+@require_POST
+def set_theme(request: HttpRequest) -> HttpResponseRedirect:
+    """Remember the chosen theme on this phone and go back to the page it was chosen on."""
+    following = request.POST.get("next", "/")
+    if not url_has_allowed_host_and_scheme(
+        following, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        following = "/"
+    response = HttpResponseRedirect(following)
+    value = request.POST.get("theme", AUTO)
+    if value in CHOICES and value != AUTO:
+        response.set_cookie(
+            COOKIE, value, max_age=MAX_AGE, samesite="Lax", secure=request.is_secure()
+        )
+    else:
+        response.delete_cookie(COOKIE, samesite="Lax")
+    return response
