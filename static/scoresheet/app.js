@@ -470,9 +470,18 @@
     form.dispatchEvent(new Event("change", { bubbles: true }));
   }
 
+  // What the last action said ("Hand 6 saved.") is about that action: gone when the sheet moves
+  // on from another phone, and when a form opens (it would sit above a form it is not about).
+  function clearFlash() {
+    var flash = document.getElementById("flash");
+    if (flash && flash.firstChild) flash.replaceChildren();
+  }
+  document.addEventListener("sheet:moved", clearFlash);
+
   // A form opens: its history entry, and the draft of a new hand.
   function opened(form) {
     if (!pushed) {
+      clearFlash();
       history.pushState({ tarotForm: true }, "");
       pushed = true;
     }

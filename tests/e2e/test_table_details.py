@@ -2,9 +2,11 @@
 phone (they shrink a little before any "…")."""
 
 import pytest
+from playwright.sync_api import expect
 
 from scoresheet import scoring, writes
 from tests.e2e.conftest import PHONES
+from tests.e2e.sheet_page import SheetPage
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,3 +28,29 @@ def test_six_letter_names_are_whole_in_a_six_seat_bar(open_page, phone):
         for name in names.all()
     ]
     assert min(sizes) >= 12
+
+
+def test_a_saved_message_goes_when_the_sheet_moves_on_or_a_form_opens(open_page):
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    sheet = writes.create_sheet("Deux téléphones", names, 0)
+    first, second = SheetPage(open_page("Pixel 7")), SheetPage(open_page("iPhone 13"))
+    for phone in (first, second):
+        phone.page.goto(sheet.get_absolute_url())
+    hand = scoring.Hand(4, 1, "garde", 2, 51)
+    first.open_new_hand()
+    first.fill_hand(hand, names)
+    first.save()
+    expect(first.page.locator("#flash")).to_contain_text("Hand 1 saved.")
+    # Another phone enters hand 2: the first phone follows, and its message about hand 1 goes.
+    second.open_new_hand()
+    second.fill_hand(hand, names)
+    second.save()
+    expect(first.row(2)).to_be_visible(timeout=5_000)
+    expect(first.page.locator("#flash")).to_be_empty()
+    # Saved again on the first phone, then a new form: the message does not stay above it.
+    first.open_new_hand()
+    first.fill_hand(hand, names)
+    first.save()
+    expect(first.page.locator("#flash")).to_contain_text("Hand 3 saved.")
+    first.open_new_hand()
+    expect(first.page.locator("#flash")).to_be_empty()
