@@ -43,7 +43,11 @@ def test_read_only_sheet_shows_the_scores_and_no_controls(client, played):
     for control in ["New hand", "Undo", "/edit/", "/delete/", "hands/new", "Share", "hx-post"]:
         assert control not in page, control
     posts = [tag for tag in re.findall(r"<form[^>]*>", page) if 'method="post"' in tag]
-    assert [re.search(r'action="([^"]*)"', tag).group(1) for tag in posts] == ["/i18n/setlang/"]
+    # This phone's language and theme, nothing of the session's.
+    assert [re.search(r'action="([^"]*)"', tag).group(1) for tag in posts] == [
+        "/i18n/setlang/",
+        "/theme/",
+    ]
 
 
 def test_full_sheet_offers_the_read_only_link_and_its_qr_code(client, played):

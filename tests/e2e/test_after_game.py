@@ -172,7 +172,7 @@ def test_the_whole_session_prints_on_a4(open_page):
         assert "Tarot score sheet" not in text
     text = "\n".join(pages)
     assert "Vendredi à six" in text
-    assert "Rules: Misère 10 · Dealer sits out" in text
+    assert "Rules: Misère 10\u00a0· Dealer sits out" in text
     words = text.split()
     for number in range(1, 46):
         assert str(number) in words, number
