@@ -415,6 +415,25 @@ def read_hand(
     if passed is not False:
         refuse(_("Passed: write true, or leave it out."), hand=number, field="passed")
     miseres = read_miseres(fields, number, players)
+    _check_hand_keys(fields, number)
+    _check_hand_types(fields, number)
+    hand = scoring.Hand(
+        seats=len(players),
+        **{**fields, "poignees": _read_poignees(fields["poignees"], number, players)},
+        dealer=dealer,
+        miseres=miseres,
+    )
+    for problem in scoring.validate(hand, rules):
+        text = gettext("Hand %(number)s: %(problem)s") % {
+            "number": number,
+            "problem": problem.translated(gettext),
+        }
+        raise BackupError(text, hand=number, field=problem.field)
+    return dealer, hand
+
+
+def _check_hand_keys(fields: dict, number: int) -> None:
+    """Every field of a played hand is there, and no other."""
     for key in fields:
         if key not in HAND_KEYS:
             refuse(_("unknown field “%(key)s”."), hand=number, field=key, key=shown(key))
@@ -427,8 +446,9 @@ def read_hand(
                 label=gettext(FIELD_LABELS[key]),
             )
 
-    seats = {str(seat) for seat in range(len(players))}
-    poignees = fields["poignees"]
+
+def _check_hand_types(fields: dict, number: int) -> None:
+    """Each field of a played hand has its JSON type; the rules check the values."""
     well_typed = {
         "taker": is_int(fields["taker"]),
         "contract": isinstance(fields["contract"], str),
@@ -437,13 +457,18 @@ def read_hand(
         and scoring.card_points(fields["points"]) is not None,
         "partner": fields["partner"] is None or is_int(fields["partner"]),
         "petit_au_bout": fields["petit_au_bout"] is None or fields["petit_au_bout"] in Camp.values,
-        "poignees": isinstance(poignees, dict),
+        "poignees": isinstance(fields["poignees"], dict),
         "chelem": fields["chelem"] is None or fields["chelem"] in Chelem.values,
         "defence_chelem": isinstance(fields["defence_chelem"], bool),
     }
     for key in HAND_KEYS:
         if not well_typed[key]:
             refuse(TYPE_MESSAGES[key], hand=number, field=key)
+
+
+def _read_poignees(poignees: dict, number: int, players: tuple[str, ...]) -> dict[int, str]:
+    """The "poignees" of a hand: seat (a string) → simple, double or triple."""
+    seats = {str(seat) for seat in range(len(players))}
     for seat, size in poignees.items():
         # Seats are written "0", "1"…: " 1" or "01" would not round-trip.
         if seat not in seats:
@@ -460,20 +485,7 @@ def read_hand(
                 field="poignees",
                 name=players[int(seat)],
             )
-
-    hand = scoring.Hand(
-        seats=len(players),
-        **{**fields, "poignees": {int(seat): size for seat, size in poignees.items()}},
-        dealer=dealer,
-        miseres=miseres,
-    )
-    for problem in scoring.validate(hand, rules):
-        text = gettext("Hand %(number)s: %(problem)s") % {
-            "number": number,
-            "problem": problem.translated(gettext),
-        }
-        raise BackupError(text, hand=number, field=problem.field)
-    return dealer, hand
+    return {int(seat): size for seat, size in poignees.items()}
 
 
 def read(data: bytes | str) -> Backup:
@@ -483,6 +495,33 @@ def read(data: bytes | str) -> Backup:
 
 def read_content(content: object) -> Backup:
     """Check a backup's parsed JSON (also a club backup's sessions, club_backup.py)."""
+    _check_entries(content)
+    name = clean_name(content["name"], NAME_LENGTH)
+    if not name:
+        refuse(
+            _("Name: give the session a name of 1 to %(length)s characters."),
+            field="name",
+            length=NAME_LENGTH,
+        )
+    created = read_created(content["created"])
+    players = read_players(content["players"])
+    first_dealer = content["first_dealer"]
+    if not is_int(first_dealer) or first_dealer not in range(len(players)):
+        refuse(_("First dealer: choose one of the players at the table."), field="first_dealer")
+    rules = read_rules(content["rules"], len(players))
+    dealt = _read_hands(content["hands"], players, rules, first_dealer)
+    return Backup(
+        name=name,
+        created=created,
+        players=players,
+        first_dealer=first_dealer,
+        hands=dealt,
+        rules=rules,
+    )
+
+
+def _check_entries(content: object) -> None:
+    """A backup of this app's format, with every entry it needs and no other."""
     if not isinstance(content, dict) or "format" not in content:
         refuse(_("This file is not a backup of a session: it has no “format”."), field="format")
     if content["format"] != FORMAT:
@@ -499,20 +538,11 @@ def read_content(content: object) -> Backup:
         if key not in content:
             refuse(_("The backup has no “%(key)s”."), field=key, key=key)
 
-    name = clean_name(content["name"], NAME_LENGTH)
-    if not name:
-        refuse(
-            _("Name: give the session a name of 1 to %(length)s characters."),
-            field="name",
-            length=NAME_LENGTH,
-        )
-    created = read_created(content["created"])
-    players = read_players(content["players"])
-    first_dealer = content["first_dealer"]
-    if not is_int(first_dealer) or first_dealer not in range(len(players)):
-        refuse(_("First dealer: choose one of the players at the table."), field="first_dealer")
-    rules = read_rules(content["rules"], len(players))
-    hands = content["hands"]
+
+def _read_hands(
+    hands: object, players: tuple[str, ...], rules: scoring.Rules, first_dealer: int
+) -> tuple[tuple[int, scoring.Hand | None], ...]:
+    """The "hands": (dealer, hand or None if passed) each, in play order."""
     if not isinstance(hands, list):
         refuse(_("Hands: give the list of hands."), field="hands")
     if len(hands) > MAX_HANDS:
@@ -528,14 +558,7 @@ def read_content(content: object) -> Backup:
         dealer, played = read_hand(hand, number, players, rules, rotation)
         dealt.append((dealer, played))
         rotation = scoring.next_dealer(dealer, len(players))
-    return Backup(
-        name=name,
-        created=created,
-        players=players,
-        first_dealer=first_dealer,
-        hands=tuple(dealt),
-        rules=rules,
-    )
+    return tuple(dealt)
 
 
 def read_rules(value: object, seats: int) -> scoring.Rules:
@@ -644,9 +667,6 @@ def csv_line(values: tuple, names: list[str], alone: bool, words: CsvWords) -> l
     if passed:
         return [number, names[dealer], "", "", "", "", "", words.passed]
     made, diff = scoring.result(bouts, points)
-    chelems = [words.chelems[chelem]] if chelem else []
-    if defence_chelem:
-        chelems.append(words.by_defence)
     return [
         number,
         names[dealer],
@@ -661,11 +681,18 @@ def csv_line(values: tuple, names: list[str], alone: bool, words: CsvWords) -> l
             f"{names[int(seat)]}: {POIGNEE_LABELS[size]}"
             for seat, size in by_seat(poignees).items()
         ),
-        ", ".join(chelems),
+        _chelems_text(chelem, defence_chelem, words),
         "; ".join(
             f"{names[int(seat)]}: {count}" for seat, count in by_seat(miseres).items() if count
         ),
     ]
+
+
+def _chelems_text(chelem: str | None, defence_chelem: bool, words: CsvWords) -> str:
+    chelems = [words.chelems[chelem]] if chelem else []
+    if defence_chelem:
+        chelems.append(words.by_defence)
+    return ", ".join(chelems)
 
 
 def csv_rows(sheet: Sheet) -> Iterator[list]:

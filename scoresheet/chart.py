@@ -14,7 +14,8 @@ translation function, as with ``scoring.Problem.translated``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from scoresheet.sheet import Sheet
@@ -175,13 +176,45 @@ def draw(
     ``points`` maps each hand number of ``sampled(hands)`` (0 included) to the running totals
     after it; ``ends`` are the totals after the last hand.
     """
-    players = len(names)
     hands = max(points, default=0)
     series = [
-        {number: totals[seat] for number, totals in points.items()} for seat in range(players)
+        {number: totals[seat] for number, totals in points.items()} for seat in range(len(names))
     ]
     totals_at_end = list(ends)
+    ends = [signed(total) for total in totals_at_end]
+    labels = [_label(name, end) for name, end in zip(names, ends, strict=True)]
+    bottom_value, top_value, ticks = _scale(series)
+    frame = _frame(hands, bottom_value, top_value, ticks, labels)
+    return "\n".join(
+        [
+            *_head(names, totals_at_end, hands, gettext, id_prefix),
+            *_axes(frame, ticks),
+            *_lines_and_labels(frame, series, points.keys(), labels, ends),
+            "</svg>",
+        ]
+    )
 
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where the plot sits in the viewBox, and how hands and scores map onto it."""
+
+    hands: int
+    left: float
+    right: float
+    bottom_value: float
+    top_value: float
+
+    def x_of(self, number: int) -> float:
+        return self.left + (self.right - self.left) * number / max(self.hands, 1)
+
+    def y_of(self, value: float) -> float:
+        span = self.top_value - self.bottom_value
+        return BOTTOM - (BOTTOM - TOP) * (value - self.bottom_value) / span
+
+
+def _scale(series: list[dict[int, int]]) -> tuple[float, float, range]:
+    """The score range the plot shows (bottom, top) and its round ticks."""
     values = [value for line in series for value in line.values()]
     low, high = min(values), max(values)
     if low == high:  # No score yet: a small symmetric range around the zero line.
@@ -190,23 +223,34 @@ def draw(
     # A little room above and below the lines, so that markers stay inside the plot.
     margin = (high - low) / 20
     bottom_value, top_value = low - margin, high + margin
+    first_tick = math.ceil(bottom_value / step) * step
+    return bottom_value, top_value, range(first_tick, math.floor(top_value) + 1, step)
 
-    ends = [signed(total) for total in totals_at_end]
-    labels = [_label(name, end) for name, end in zip(names, ends, strict=True)]
+
+def _frame(
+    hands: int,
+    bottom_value: float,
+    top_value: float,
+    ticks: range,
+    labels: list[tuple[str, float]],
+) -> _Frame:
+    """The plot between the tick labels on the left and the end labels on the right."""
     width = min(LABEL_MAX, max(LABEL_MIN, *(w for _name, w in labels)))
     right = WIDTH - LABEL_OFFSET - width - 2
-    first_tick = math.ceil(bottom_value / step) * step
-    ticks = range(first_tick, math.floor(top_value) + 1, step)
     # "−12000" needs more room than "+500": the plot starts after the widest tick label.
     widest = max((len(signed(value)) for value in ticks), default=1)
     left = max(LEFT, math.ceil(TICK_CHAR * widest) + TICK_GAP + 2)
+    return _Frame(hands, left, right, bottom_value, top_value)
 
-    def x_of(number: int) -> float:
-        return left + (right - left) * number / max(hands, 1)
 
-    def y_of(value: float) -> float:
-        return BOTTOM - (BOTTOM - TOP) * (value - bottom_value) / (top_value - bottom_value)
-
+def _head(
+    names: Sequence[str],
+    totals_at_end: list[int],
+    hands: int,
+    gettext: Callable[[str], str],
+    id_prefix: str,
+) -> list[str]:
+    """The opening tag, and the title and description a screen reader says."""
     title = gettext(_("Running totals"))
     totals = ", ".join(
         f"{name} {signed(total)}" for name, total in zip(names, totals_at_end, strict=True)
@@ -219,8 +263,7 @@ def draw(
     else:
         description = gettext(_("No hand played yet: %(totals)s.")) % {"totals": totals}
     prefix = escape(id_prefix)
-
-    parts = [
+    return [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="running-totals" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" '
         f'aria-labelledby="{prefix}-title {prefix}-desc" '
@@ -229,10 +272,13 @@ def draw(
         f'<desc id="{prefix}-desc">{escape(description)}</desc>',
     ]
 
-    # Grid and axes: score ticks on the left, hand numbers underneath.
+
+def _axes(frame: _Frame, ticks: range) -> list[str]:
+    """Grid and axes: score ticks on the left, hand numbers underneath, the zero line."""
+    left, right, hands = frame.left, frame.right, frame.hands
     grid = [f'<g class="axes" font-size="11" fill="{MUTED}">']
     for value in ticks:
-        y = _number(y_of(value))
+        y = _number(frame.y_of(value))
         if value:
             grid.append(f'<line x1="{left}" x2="{right}" y1="{y}" y2="{y}" stroke="{GRID}"/>')
         grid.append(
@@ -243,59 +289,98 @@ def draw(
         every = _step(hands, 6, (1, 2, 5))
         for number in range(every, hands + 1, every):
             grid.append(
-                f'<text x="{_number(x_of(number))}" y="{BOTTOM + 16}" '
+                f'<text x="{_number(frame.x_of(number))}" y="{BOTTOM + 16}" '
                 f'text-anchor="middle">{number}</text>'
             )
     grid.append("</g>")
-    parts.extend(grid)
-    zero = _number(y_of(0))
-    parts.append(
+    zero = _number(frame.y_of(0))
+    grid.append(
         f'<line class="zero" x1="{left}" x2="{right}" y1="{zero}" y2="{zero}" '
         f'stroke="{MUTED}" stroke-width="1.5"/>'
     )
+    return grid
 
+
+def _lines_and_labels(
+    frame: _Frame,
+    series: list[dict[int, int]],
+    numbers: Iterable[int],
+    labels: list[tuple[str, float]],
+    ends: list[str],
+) -> list[str]:
+    """Each player's line, then each end label: no line is drawn over a label."""
+    hands = frame.hands
     step, every = _steps(hands)
-    marked = sorted(({*range(every, hands + 1, every), hands} - {0}) & points.keys())
-    drawn = sorted({*range(0, hands + 1, step), hands} & points.keys())
+    marked = sorted(({*range(every, hands + 1, every), hands} - {0}) & set(numbers))
+    drawn = sorted({*range(0, hands + 1, step), hands} & set(numbers))
+    players = len(series)
     dodges = [(seat - (players - 1) / 2) * DODGE for seat in range(players)]
-    line_ends = [y_of(line[hands]) + dodge for line, dodge in zip(series, dodges, strict=True)]
+    line_ends = [
+        frame.y_of(line[hands]) + dodge for line, dodge in zip(series, dodges, strict=True)
+    ]
     label_ys = _spread(line_ends, TOP + 6, HEIGHT - 8, LABEL_GAP)
-    # Every line first, then every label, so that no line is drawn over a label.
     lines, tags = [], []
     for seat, line in enumerate(series):
-        colour, dashes, shape = STYLES[seat % len(STYLES)]
-        points = " ".join(
-            f"{_number(x_of(number))},{_number(y_of(line[number]) + dodges[seat])}"
-            for number in drawn
-        )
-        dash = f' stroke-dasharray="{dashes}"' if dashes else ""
-        lines.append(f'<g class="player" data-seat="{seat}">')
-        lines.append(
-            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.25" '
-            f'stroke-linejoin="round" stroke-linecap="round"{dash}/>'
-        )
-        if marked:
-            path = "".join(_marker(shape, x_of(n), y_of(line[n]) + dodges[seat]) for n in marked)
-            lines.append(f'<path d="{path}" fill="{colour}" stroke="#fff" stroke-width="1"/>')
-        lines.append("</g>")
+        style = STYLES[seat % len(STYLES)]
+        lines += _line(frame, seat, line, dodges[seat], style, drawn, marked)
+        tags += _end_label(frame, seat, style, line_ends[seat], label_ys[seat], labels, ends)
+    return lines + tags
 
-        y = _number(label_ys[seat])
-        tags.append(f'<g class="label" data-seat="{seat}">')
-        if hands:
-            tags.append(
-                f'<line x1="{_number(right + 2)}" y1="{_number(line_ends[seat])}" '
-                f'x2="{_number(right + 8)}" y2="{y}" stroke="{colour}" stroke-width="1"/>'
-            )
+
+def _line(
+    frame: _Frame,
+    seat: int,
+    line: dict[int, int],
+    dodge: float,
+    style: tuple[str, str, str],
+    drawn: list[int],
+    marked: list[int],
+) -> list[str]:
+    """One player's line through the ``drawn`` hands, with markers on the ``marked`` ones."""
+    colour, dashes, shape = style
+    coordinates = " ".join(
+        f"{_number(frame.x_of(number))},{_number(frame.y_of(line[number]) + dodge)}"
+        for number in drawn
+    )
+    dash = f' stroke-dasharray="{dashes}"' if dashes else ""
+    parts = [
+        f'<g class="player" data-seat="{seat}">',
+        f'<polyline points="{coordinates}" fill="none" stroke="{colour}" stroke-width="2.25" '
+        f'stroke-linejoin="round" stroke-linecap="round"{dash}/>',
+    ]
+    if marked:
+        path = "".join(_marker(shape, frame.x_of(n), frame.y_of(line[n]) + dodge) for n in marked)
+        parts.append(f'<path d="{path}" fill="{colour}" stroke="#fff" stroke-width="1"/>')
+    parts.append("</g>")
+    return parts
+
+
+def _end_label(
+    frame: _Frame,
+    seat: int,
+    style: tuple[str, str, str],
+    line_end: float,
+    label_y: float,
+    labels: list[tuple[str, float]],
+    ends: list[str],
+) -> list[str]:
+    """A player's name and total at the end of their line, tied to it by a short stroke."""
+    colour, _dashes, shape = style
+    right = frame.right
+    y = _number(label_y)
+    tags = [f'<g class="label" data-seat="{seat}">']
+    if frame.hands:
         tags.append(
-            f'<path d="{_marker(shape, right + 14, label_ys[seat])}" fill="{colour}" '
-            f'stroke="#fff" stroke-width="1"/>'
+            f'<line x1="{_number(right + 2)}" y1="{_number(line_end)}" '
+            f'x2="{_number(right + 8)}" y2="{y}" stroke="{colour}" stroke-width="1"/>'
         )
-        tags.append(
-            f'<text x="{_number(right + LABEL_OFFSET)}" y="{y}" dy=".35em">'
-            f'{escape(labels[seat][0])} <tspan font-weight="700">{ends[seat]}</tspan></text>'
-        )
-        tags.append("</g>")
-    parts.extend(lines)
-    parts.extend(tags)
-    parts.append("</svg>")
-    return "\n".join(parts)
+    tags.append(
+        f'<path d="{_marker(shape, right + 14, label_y)}" fill="{colour}" '
+        f'stroke="#fff" stroke-width="1"/>'
+    )
+    tags.append(
+        f'<text x="{_number(right + LABEL_OFFSET)}" y="{y}" dy=".35em">'
+        f'{escape(labels[seat][0])} <tspan font-weight="700">{ends[seat]}</tspan></text>'
+    )
+    tags.append("</g>")
+    return tags

@@ -410,52 +410,82 @@ class HandForm(forms.Form):
         self.seat_count = len(self.seats)
         self.players = rules.players(self.seat_count)
         if editing:
-            self.fields["dealer"] = forms.TypedChoiceField(
-                label=_("Dealer"),
-                choices=list(enumerate(self.seats)),
-                coerce=int,
-                initial=dealer,
-                # Left out, the hand keeps the dealer it has.
-                required=False,
-                empty_value=dealer,
-                widget=forms.Select,
-                error_messages=choose(_("Dealer: choose one of the players at the table.")),
-            )
-            if self.is_bound:
-                posted = self.data.get("dealer")
-                if str(posted).isdigit() and int(posted) < self.seat_count:
-                    dealer = int(posted)
+            dealer = self._add_dealer_field(dealer)
         self.dealer = dealer
         # RULES.md §6: the dealer sits out and takes no role.
         self.sitting_out = dealer if rules.dealer_sits_out else None
         names = [(seat, name) for seat, name in enumerate(self.seats) if seat != self.sitting_out]
+        self._set_roles(names)
+        self._set_points_step()
+        if rules.misere:
+            self._add_misere_fields(names)
+        self._add_poignee_fields(names)
+        if not self.is_bound and "key" not in self.initial:
+            self.initial["key"] = uuid.uuid4()
+        self.expired = False
+        # The hand as typed, once every field was read (before the rules are asked): what the
+        # write path gets, which answers a key already spent before checking the hand.
+        self.typed_hand = None
+        # Set by a view when someone else saved this hand first: the form shows theirs.
+        self.conflict = False
+        if self.is_bound:
+            self._check_hidden_fields()
+
+    def _add_dealer_field(self, dealer: int) -> int:
+        """A correction's "dealer" field; the dealer posted, when it is a seat, else ``dealer``."""
+        self.fields["dealer"] = forms.TypedChoiceField(
+            label=_("Dealer"),
+            choices=list(enumerate(self.seats)),
+            coerce=int,
+            initial=dealer,
+            # Left out, the hand keeps the dealer it has.
+            required=False,
+            empty_value=dealer,
+            widget=forms.Select,
+            error_messages=choose(_("Dealer: choose one of the players at the table.")),
+        )
+        if self.is_bound:
+            posted = self.data.get("dealer")
+            if str(posted).isdigit() and int(posted) < self.seat_count:
+                return int(posted)
+        return dealer
+
+    def _set_roles(self, names: list[tuple[int, str]]) -> None:
+        """The taker's choices, and the partner's at 5 players (no partner field otherwise)."""
         self.fields["taker"].choices = names
         table = [str(seat) for seat in range(self.seat_count)]
         self.fields["taker"].seats = table
-        trumps = scoring.POIGNEE_TRUMPS.get(self.players, {})
         if self.players == 5:
             self.fields["partner"].choices = [*names, (ALONE, _("alone"))]
             self.fields["partner"].seats = table
         else:
             del self.fields["partner"]
+
+    def _set_points_step(self) -> None:
         # Half points at 3 and 5 players: what the − and + buttons step by.
         self.step = "0.5" if self.players in (3, 5) else "1"
         self.fields["points"].widget.attrs["pattern"] = (
             "[0-9]{1,2}([.,][05])?" if self.step == "0.5" else "[0-9]{1,2}"
         )
-        if rules.misere:
-            for seat, name in names:
-                self.fields[f"misere_{seat}"] = forms.TypedChoiceField(
-                    label=name,
-                    choices=[("", pgettext_lazy("feminine noun", "none")), (1, "1"), (2, "2")],
-                    coerce=int,
-                    empty_value=None,
-                    required=False,
-                    widget=forms.RadioSelect,
-                    error_messages=choose(
-                        _("Misère of %(name)s: choose none, 1 or 2.") % {"name": name}
-                    ),
-                )
+
+    def _add_misere_fields(self, names: list[tuple[int, str]]) -> None:
+        """One "misere_<seat>" field per player in the hand: none, 1 or 2 (RULES.md §6)."""
+        for seat, name in names:
+            self.fields[f"misere_{seat}"] = forms.TypedChoiceField(
+                label=name,
+                choices=[("", pgettext_lazy("feminine noun", "none")), (1, "1"), (2, "2")],
+                coerce=int,
+                empty_value=None,
+                required=False,
+                widget=forms.RadioSelect,
+                error_messages=choose(
+                    _("Misère of %(name)s: choose none, 1 or 2.") % {"name": name}
+                ),
+            )
+
+    def _add_poignee_fields(self, names: list[tuple[int, str]]) -> None:
+        """One "poignee_<seat>" field per player in the hand, each size with its trumps."""
+        trumps = scoring.POIGNEE_TRUMPS.get(self.players, {})
         sizes = [
             (kind, _("%(size)s (%(trumps)s trumps)") % {"size": label, "trumps": trumps[kind]})
             for kind, label in Poignee.choices
@@ -473,27 +503,21 @@ class HandForm(forms.Form):
                     % {"name": name}
                 ),
             )
-        if not self.is_bound and "key" not in self.initial:
-            self.initial["key"] = uuid.uuid4()
-        self.expired = False
-        # The hand as typed, once every field was read (before the rules are asked): what the
-        # write path gets, which answers a key already spent before checking the hand.
-        self.typed_hand = None
-        # Set by a view when someone else saved this hand first: the form shows theirs.
-        self.conflict = False
-        if self.is_bound:
-            try:
-                uuid.UUID(str(self.data.get("key")))
-            except ValueError:
-                self.renew_key()
-            try:
-                self.fields["version"].clean(self.data.get("version"))
-            except ValidationError:
-                # A hidden field no one can fix: say the form expired (not "check the
-                # highlighted fields"), and let the edit start again from the stored hand.
-                self.data = self.data.copy()
-                self.data["version"] = ""
-                self.expired = True
+
+    def _check_hidden_fields(self) -> None:
+        """A broken key gets a fresh one; a broken version expires the form."""
+        try:
+            uuid.UUID(str(self.data.get("key")))
+        except ValueError:
+            self.renew_key()
+        try:
+            self.fields["version"].clean(self.data.get("version"))
+        except ValidationError:
+            # A hidden field no one can fix: say the form expired (not "check the
+            # highlighted fields"), and let the edit start again from the stored hand.
+            self.data = self.data.copy()
+            self.data["version"] = ""
+            self.expired = True
 
     def renew_key(self):
         """Give the form a fresh key: its own was broken or belongs to another sheet."""

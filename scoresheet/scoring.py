@@ -403,25 +403,8 @@ def card_points(value: object) -> Decimal | None:
     database. A number (int, float, Decimal: a backup's JSON) is taken by value when it is below
     a million with at most six decimals; a whole value comes back whole, and one decimal at most
     stays one (40.50 is 40.5)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, str):
-        whole, _point, decimals = value.strip().replace(",", ".", 1).partition(".")
-        digits = whole + decimals
-        if not (digits.isascii() and digits.isdigit()):
-            return None
-        if len(whole) > 6 or len(decimals) > 1:
-            return None
-        value = f"{whole or 0}.{decimals or 0}"
-    elif isinstance(value, float):
-        value = repr(value)
-    elif not isinstance(value, int | Decimal):
-        return None
-    try:
-        points = Decimal(value)
-    except (InvalidOperation, TypeError, ValueError):
-        return None
-    if not points.is_finite():
+    points = _as_decimal(value)
+    if points is None:
         return None
     if points.is_zero():
         return Decimal(0)
@@ -433,6 +416,36 @@ def card_points(value: object) -> Decimal | None:
         if exact == points:
             return exact.normalize() if step == _STEPS[-1] else exact
     return None
+
+
+def _as_decimal(value: object) -> Decimal | None:
+    """card_points' first step: a finite Decimal from a number or strictly read text."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        value = _points_text(value)
+        if value is None:
+            return None
+    elif isinstance(value, float):
+        value = repr(value)
+    elif not isinstance(value, int | Decimal):
+        return None
+    try:
+        points = Decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        return None
+    return points if points.is_finite() else None
+
+
+def _points_text(text: str) -> str | None:
+    """Digits, then at most one decimal after a point or a comma, as "whole.decimal"."""
+    whole, _point, decimals = text.strip().replace(",", ".", 1).partition(".")
+    digits = whole + decimals
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    if len(whole) > 6 or len(decimals) > 1:
+        return None
+    return f"{whole or 0}.{decimals or 0}"
 
 
 # card_points' steps: a whole number, one decimal, six at most.
@@ -473,169 +486,29 @@ _MEMBERS = {
 
 
 def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
+    """The hand normalised, or None and every problem; each rule family is one step below."""
+    table_problems = check_rules(rules, hand.seats)
+    if table_problems:
+        return None, table_problems
     problems: list[Problem] = []
 
     def bad(field_name: str, message: str, seat: int | None = None, **params):
         problems.append(Problem(field_name, message, params, seat))
 
-    table_problems = check_rules(rules, hand.seats)
-    if table_problems:
-        return None, table_problems
     seat_count = _as_int(hand.seats)
     players = rules.players(seat_count)
     seats = range(seat_count)
-
-    # RULES.md §6: the dealer sits out (scores 0, takes no role) when the rules say so.
-    sitting_out = None
-    if rules.dealer_sits_out:
-        sitting_out = _as_int(hand.dealer)
-        if sitting_out not in seats:
-            bad("dealer", _("Dealer: choose who dealt this hand; they sit it out."))
-            sitting_out = None
-
-    taker = _as_int(hand.taker)
-    if taker not in seats:
-        bad("taker", _("Taker: choose one of the players at the table."))
-    elif taker == sitting_out:
-        bad("taker", _("Taker: the dealer sits out this hand, so cannot take."))
-
-    partner = None
-    if hand.partner is not None and hand.partner != "":
-        partner = _as_int(hand.partner)
-        if players != 5:
-            bad("partner", _("Partner: there is a partner only at 5 players."))
-        elif partner not in seats:
-            bad("partner", _("Partner: choose one of the players at the table."))
-        elif partner == sitting_out:
-            bad("partner", _("Partner: the dealer sits out this hand, so cannot be called."))
-        elif partner == taker:
-            bad(
-                "partner",
-                _(
-                    "Partner: the taker cannot be their own partner; "
-                    "choose “alone” when the taker called themselves."
-                ),
-            )
-
-    contract = _choice(Contract, hand.contract)
-    if contract is None:
-        bad("contract", _("Contract: choose prise, garde, garde sans or garde contre."))
-
-    bouts = _as_int(hand.bouts)
-    if bouts not in TARGETS:
-        bad("bouts", _("Bouts: the attack holds 0, 1, 2 or 3 bouts."))
-        bouts = None
-
-    points = card_points(hand.points)
-    if points is None:
-        bad("points", _("Points: enter a number of card points."))
-    elif not 0 <= points <= TOTAL_POINTS:
-        bad("points", _("Points: must be between 0 and 91, not %(value)s."), value=points)
-        points = None
-    elif points % HALF:
-        bad("points", _("Points: count in whole or half points, not %(value)s."), value=points)
-        points = None
-    elif points % 1 and players == 4:
-        bad(
-            "points",
-            _("Points: there are no half points at 4 players (%(value)s)."),
-            value=points,
-        )
-        points = None
-    elif bouts is not None:
-        low = BOUT_MIN_POINTS * bouts
-        high = TOTAL_POINTS - BOUT_MIN_POINTS * (3 - bouts)
-        if not low <= points <= high:
-            bad(
-                "points",
-                _(
-                    "Points: with %(bouts)s bouts the attack has between %(low)s "
-                    "and %(high)s points, not %(value)s."
-                ),
-                bouts=bouts,
-                low=low,
-                high=high,
-                value=points,
-            )
-
-    petit = None
-    if hand.petit_au_bout not in (None, ""):
-        petit = _choice(Camp, hand.petit_au_bout)
-        if petit is None:
-            bad("petit_au_bout", _("Petit au bout: choose none, attack or defence."))
-
-    poignees: dict[int, Poignee] = {}
-    # The thresholds are those of the players in the hand (RULES.md §6).
-    trumps = POIGNEE_TRUMPS[players]
-    if not (type(hand.poignees) is dict or isinstance(hand.poignees, Mapping)):
-        bad("poignees", _("Poignées: give each player's poignée at most once."))
-    else:
-        seen = set()
-        for key, size in hand.poignees.items():
-            seat = _as_int(key)
-            if seat not in seats:
-                bad("poignees", _("Poignée: seat %(value)s is not at the table."), value=key)
-                continue
-            if seat in seen:
-                bad(
-                    "poignees",
-                    _("Poignée: a player shows at most one poignée."),
-                    seat=seat,
-                )
-                continue
-            seen.add(seat)
-            if size in (None, ""):
-                continue
-            if seat == sitting_out:
-                bad(
-                    "poignees",
-                    _("Poignée: the dealer sits out this hand, so shows no poignée."),
-                    seat=seat,
-                )
-                continue
-            kind = _choice(Poignee, size)
-            if kind is None:
-                bad(
-                    "poignees",
-                    _("Poignée: choose simple, double or triple."),
-                    seat=seat,
-                )
-                continue
-            poignees[seat] = kind
-        shown = sum(trumps[kind] for kind in poignees.values()) if poignees else 0
-        if shown > TRUMPS:
-            bad(
-                "poignees",
-                _(
-                    "Poignées: these poignées show %(shown)s trumps, but the game has "
-                    "only %(trumps)s (the excuse included)."
-                ),
-                shown=shown,
-                trumps=TRUMPS,
-            )
-
+    sitting_out = _check_dealer(hand.dealer, rules, seats, bad)
+    taker = _check_taker(hand.taker, seats, sitting_out, bad)
+    partner = _check_partner(hand.partner, players, seats, sitting_out, taker, bad)
+    contract = _check_contract(hand.contract, bad)
+    bouts = _check_bouts(hand.bouts, bad)
+    points = _check_points(hand.points, bouts, players, bad)
+    petit = _check_petit_au_bout(hand.petit_au_bout, bad)
+    poignees = _check_poignees(hand.poignees, players, seats, sitting_out, bad)
     miseres = _check_miseres(hand.miseres, rules, seats, sitting_out, bad)
-
-    chelem = None
-    if hand.chelem not in (None, ""):
-        chelem = _choice(Chelem, hand.chelem)
-        if chelem is None:
-            bad(
-                "chelem",
-                _(
-                    "Chelem: choose none, announced and made, made unannounced, "
-                    "or announced and failed."
-                ),
-            )
-
-    defence_chelem = hand.defence_chelem
-    if not isinstance(defence_chelem, bool):
-        bad("defence_chelem", _("Defence chelem: answer yes or no."))
-    elif defence_chelem and chelem in (Chelem.ANNOUNCED_MADE, Chelem.UNANNOUNCED_MADE):
-        bad(
-            "defence_chelem",
-            _("Defence chelem: the attack made a chelem, so the defence cannot have made one."),
-        )
+    chelem = _check_chelem(hand.chelem, bad)
+    defence_chelem = _check_defence_chelem(hand.defence_chelem, chelem, bad)
 
     if problems:
         return None, problems
@@ -659,24 +532,214 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
     )
 
 
+def _check_dealer(given: object, rules: Rules, seats: range, bad: Callable) -> int | None:
+    """The seat sitting the hand out, or None when everyone plays."""
+    # RULES.md §6: the dealer sits out (scores 0, takes no role) when the rules say so.
+    if not rules.dealer_sits_out:
+        return None
+    sitting_out = _as_int(given)
+    if sitting_out not in seats:
+        bad("dealer", _("Dealer: choose who dealt this hand; they sit it out."))
+        return None
+    return sitting_out
+
+
+def _check_taker(given: object, seats: range, sitting_out: int | None, bad: Callable):
+    """The taker's seat: one of the players in the hand."""
+    taker = _as_int(given)
+    if taker not in seats:
+        bad("taker", _("Taker: choose one of the players at the table."))
+    elif taker == sitting_out:
+        bad("taker", _("Taker: the dealer sits out this hand, so cannot take."))
+    return taker
+
+
+def _check_partner(
+    given: object,
+    players: int,
+    seats: range,
+    sitting_out: int | None,
+    taker: int | None,
+    bad: Callable,
+) -> int | None:
+    """The called partner (RULES.md §1: only at 5 players), None when the taker is alone."""
+    if given is None or given == "":
+        return None
+    partner = _as_int(given)
+    if players != 5:
+        bad("partner", _("Partner: there is a partner only at 5 players."))
+    elif partner not in seats:
+        bad("partner", _("Partner: choose one of the players at the table."))
+    elif partner == sitting_out:
+        bad("partner", _("Partner: the dealer sits out this hand, so cannot be called."))
+    elif partner == taker:
+        bad(
+            "partner",
+            _(
+                "Partner: the taker cannot be their own partner; "
+                "choose “alone” when the taker called themselves."
+            ),
+        )
+    return partner
+
+
+def _check_contract(given: object, bad: Callable) -> Contract | None:
+    contract = _choice(Contract, given)
+    if contract is None:
+        bad("contract", _("Contract: choose prise, garde, garde sans or garde contre."))
+    return contract
+
+
+def _check_bouts(given: object, bad: Callable) -> int | None:
+    bouts = _as_int(given)
+    if bouts not in TARGETS:
+        bad("bouts", _("Bouts: the attack holds 0, 1, 2 or 3 bouts."))
+        return None
+    return bouts
+
+
+def _check_points(given: object, bouts: int | None, players: int, bad: Callable):
+    """The attack's card points: 0 to 91, in half points but at 4 players, and within what
+    its bouts allow (a bout counts at least 4); None when they are not."""
+    points = card_points(given)
+    if points is None:
+        bad("points", _("Points: enter a number of card points."))
+    elif not 0 <= points <= TOTAL_POINTS:
+        bad("points", _("Points: must be between 0 and 91, not %(value)s."), value=points)
+        points = None
+    elif points % HALF:
+        bad("points", _("Points: count in whole or half points, not %(value)s."), value=points)
+        points = None
+    elif points % 1 and players == 4:
+        bad(
+            "points",
+            _("Points: there are no half points at 4 players (%(value)s)."),
+            value=points,
+        )
+        points = None
+    elif bouts is not None:
+        _check_points_for_bouts(points, bouts, bad)
+    return points
+
+
+def _check_points_for_bouts(points: Decimal, bouts: int, bad: Callable) -> None:
+    low = BOUT_MIN_POINTS * bouts
+    high = TOTAL_POINTS - BOUT_MIN_POINTS * (3 - bouts)
+    if not low <= points <= high:
+        bad(
+            "points",
+            _(
+                "Points: with %(bouts)s bouts the attack has between %(low)s "
+                "and %(high)s points, not %(value)s."
+            ),
+            bouts=bouts,
+            low=low,
+            high=high,
+            value=points,
+        )
+
+
+def _check_petit_au_bout(given: object, bad: Callable) -> Camp | None:
+    if given in (None, ""):
+        return None
+    petit = _choice(Camp, given)
+    if petit is None:
+        bad("petit_au_bout", _("Petit au bout: choose none, attack or defence."))
+    return petit
+
+
+def _check_poignees(
+    given: object, players: int, seats: range, sitting_out: int | None, bad: Callable
+) -> dict[int, Poignee]:
+    """Seat -> poignée shown, each seat at most once, no more trumps than the game has."""
+    if not (type(given) is dict or isinstance(given, Mapping)):
+        bad("poignees", _("Poignées: give each player's poignée at most once."))
+        return {}
+    poignees: dict[int, Poignee] = {}
+    seen = set()
+    for key, size in given.items():
+        seat = _as_int(key)
+        if seat not in seats:
+            bad("poignees", _("Poignée: seat %(value)s is not at the table."), value=key)
+            continue
+        if seat in seen:
+            bad("poignees", _("Poignée: a player shows at most one poignée."), seat=seat)
+            continue
+        seen.add(seat)
+        kind = _check_poignee(size, seat, sitting_out, bad)
+        if kind is not None:
+            poignees[seat] = kind
+    if poignees:
+        _check_trumps_shown(poignees, players, bad)
+    return poignees
+
+
+def _check_poignee(size: object, seat: int, sitting_out: int | None, bad: Callable):
+    """One seat's poignée, or None for none (an empty entry) or a problem."""
+    if size in (None, ""):
+        return None
+    if seat == sitting_out:
+        bad(
+            "poignees",
+            _("Poignée: the dealer sits out this hand, so shows no poignée."),
+            seat=seat,
+        )
+        return None
+    kind = _choice(Poignee, size)
+    if kind is None:
+        bad("poignees", _("Poignée: choose simple, double or triple."), seat=seat)
+    return kind
+
+
+def _check_trumps_shown(poignees: Mapping[int, Poignee], players: int, bad: Callable) -> None:
+    # The thresholds are those of the players in the hand (RULES.md §6).
+    trumps = POIGNEE_TRUMPS[players]
+    shown = sum(trumps[kind] for kind in poignees.values())
+    if shown > TRUMPS:
+        bad(
+            "poignees",
+            _(
+                "Poignées: these poignées show %(shown)s trumps, but the game has "
+                "only %(trumps)s (the excuse included)."
+            ),
+            shown=shown,
+            trumps=TRUMPS,
+        )
+
+
+def _check_chelem(given: object, bad: Callable) -> Chelem | None:
+    if given in (None, ""):
+        return None
+    chelem = _choice(Chelem, given)
+    if chelem is None:
+        bad(
+            "chelem",
+            _(
+                "Chelem: choose none, announced and made, made unannounced, "
+                "or announced and failed."
+            ),
+        )
+    return chelem
+
+
+def _check_defence_chelem(given: object, chelem: Chelem | None, bad: Callable):
+    if not isinstance(given, bool):
+        bad("defence_chelem", _("Defence chelem: answer yes or no."))
+    elif given and chelem in (Chelem.ANNOUNCED_MADE, Chelem.UNANNOUNCED_MADE):
+        bad(
+            "defence_chelem",
+            _("Defence chelem: the attack made a chelem, so the defence cannot have made one."),
+        )
+    return given
+
+
 def _check_miseres(
     given: object, rules: Rules, seats: range, sitting_out: int | None, bad: Callable
 ) -> dict[int, int]:
     """Seat -> misères announced (RULES.md §6), reporting each problem through ``bad``."""
-    if type(given) is dict and not given:
-        # Nobody announced one: the usual hand, checked hand by hand on a long sheet.
-        return {}
-    if not isinstance(given, Mapping):
-        bad("miseres", _("Misère: give each player's misères at most once."))
-        return {}
-    # As for poignées, an empty entry is no announcement.
-    announced = {key: count for key, count in given.items() if count not in (None, "")}
-    if announced and not rules.misere:
-        bad("miseres", _("Misère: this session plays without misère."))
-        return {}
     miseres: dict[int, int] = {}
     seen = set()
-    for key, count in announced.items():
+    for key, count in _announced_miseres(given, rules, bad).items():
         seat = _as_int(key)
         if seat not in seats:
             bad("miseres", _("Misère: seat %(value)s is not at the table."), value=key)
@@ -685,24 +748,47 @@ def _check_miseres(
             bad("miseres", _("Misère: give each player's misères at most once."), seat=seat)
             continue
         seen.add(seat)
-        if seat == sitting_out:
-            bad(
-                "miseres",
-                _("Misère: the dealer sits out this hand, so announces no misère."),
-                seat=seat,
-            )
-            continue
-        number = _as_int(count)
-        if number not in MISERE_COUNTS:
-            bad(
-                "miseres",
-                _("Misère: a player announces 1 or 2 misères, not %(value)s."),
-                seat=seat,
-                value=count,
-            )
-            continue
-        miseres[seat] = number
+        number = _check_misere(count, seat, sitting_out, bad)
+        if number is not None:
+            miseres[seat] = number
     return miseres
+
+
+def _announced_miseres(given: object, rules: Rules, bad: Callable) -> Mapping:
+    """The entries that announce a misère, or none after a problem with them all."""
+    if type(given) is dict and not given:
+        # Nobody announced one: the usual hand, checked hand by hand on a long sheet.
+        return given
+    if not isinstance(given, Mapping):
+        bad("miseres", _("Misère: give each player's misères at most once."))
+        return {}
+    # As for poignées, an empty entry is no announcement.
+    announced = {key: count for key, count in given.items() if count not in (None, "")}
+    if announced and not rules.misere:
+        bad("miseres", _("Misère: this session plays without misère."))
+        return {}
+    return announced
+
+
+def _check_misere(count: object, seat: int, sitting_out: int | None, bad: Callable):
+    """One seat's number of misères, or None after a problem."""
+    if seat == sitting_out:
+        bad(
+            "miseres",
+            _("Misère: the dealer sits out this hand, so announces no misère."),
+            seat=seat,
+        )
+        return None
+    number = _as_int(count)
+    if number not in MISERE_COUNTS:
+        bad(
+            "miseres",
+            _("Misère: a player announces 1 or 2 misères, not %(value)s."),
+            seat=seat,
+            value=count,
+        )
+        return None
+    return number
 
 
 def validate(hand: Hand, rules: Rules = FFT) -> list[Problem]:
@@ -784,25 +870,13 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
     u = contract + petit + poignees + chelem + defence_chelem
 
     playing = [seat for seat in range(checked.seats) if seat != checked.sitting_out]
-    scores = [0] * checked.seats
-    for seat in playing:
-        scores[seat] = -u
-    if checked.partner is not None:
-        scores[checked.taker] = 2 * u
-        scores[checked.partner] = u
-    else:
-        scores[checked.taker] = (checked.players - 1) * u
-
-    # RULES.md §6: each misère is worth the value from every other player in the hand,
-    # outside u, not multiplied, whatever the contract's result.
-    miseres = [0] * checked.seats
-    for seat, count in checked.miseres.items():
-        for other in playing:
-            if other != seat:
-                miseres[other] -= count * rules.misere
-                miseres[seat] += count * rules.misere
+    scores = _camp_scores(checked, playing, u)
+    miseres = _misere_scores(checked, playing, rules.misere)
     if checked.miseres:
         scores = [score + misere for score, misere in zip(scores, miseres, strict=True)]
+        misere_counts = tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats))
+    else:
+        misere_counts = (0,) * checked.seats
 
     return Breakdown(
         players=checked.players,
@@ -823,11 +897,36 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
         rounded_diff=rounded_diff,
         sitting_out=checked.sitting_out,
         misere=rules.misere,
-        misere_counts=tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats))
-        if checked.miseres
-        else (0,) * checked.seats,
+        misere_counts=misere_counts,
         miseres=tuple(miseres),
     )
+
+
+def _camp_scores(checked: _Checked, playing: list[int], u: int) -> list[int]:
+    """Each seat's share of ``u``: every defender pays it, the attack receives it all
+    (the taker twice and the partner once at 5 players with a partner)."""
+    scores = [0] * checked.seats
+    for seat in playing:
+        scores[seat] = -u
+    if checked.partner is not None:
+        scores[checked.taker] = 2 * u
+        scores[checked.partner] = u
+    else:
+        scores[checked.taker] = (checked.players - 1) * u
+    return scores
+
+
+def _misere_scores(checked: _Checked, playing: list[int], value: int) -> list[int]:
+    """What the misères add to each seat's score."""
+    # RULES.md §6: each misère is worth the value from every other player in the hand,
+    # outside u, not multiplied, whatever the contract's result.
+    miseres = [0] * checked.seats
+    for seat, count in checked.miseres.items():
+        for other in playing:
+            if other != seat:
+                miseres[other] -= count * value
+                miseres[seat] += count * value
+    return miseres
 
 
 def score(hand: Hand, rules: Rules = FFT) -> tuple[int, ...]:

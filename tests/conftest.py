@@ -10,12 +10,20 @@ from urllib.parse import quote
 
 import pytest
 from django.db import connections
+from hypothesis import settings
 from django.test import Client
 from django.utils import translation
 
 from scoresheet import writes
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# Hypothesis' default 200 ms deadline fails a property test when the machine is busy, not when
+# the code is wrong: no deadline anywhere. CI draws the default number of examples; locally
+# ("dev", the default) fewer, for a quick run. HYPOTHESIS_PROFILE=ci chooses CI's (.ci/run).
+settings.register_profile("ci", deadline=None)
+settings.register_profile("dev", deadline=None, max_examples=30)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture

@@ -291,3 +291,18 @@ def test_rescore_repairs_the_club_results_and_says_so(capsys):
     assert "1 clubs recounted, 1 had stored results that differed." in capsys.readouterr().out
     # Garde made by 8 at 3 players: (25 + 8) × 2 = 66 a defender, +132 for Ana.
     assert {r.player.name: r.points for r in clubs.standings(club).rows}["Ana"] == 132
+
+
+def test_a_tie_keeps_the_earliest_best_and_worst_hand():
+    """RULES.md §2 at 4 players: a prise with 1 bout and exactly 51 points is made by 0, so the
+    taker gets 3 × 25 = +75 and each defender −25; with 49 points it is lost by 2: the taker
+    −81, each defender +27. Hands 1 and 3 are alike: each record keeps hand 1."""
+    made = (1, 0, 0, None, False, (75, -25, -25, -25))
+    lost = (2, 1, 0, None, False, (-81, 27, 27, 27))
+    made_again = (3, 2, 0, None, False, (75, -25, -25, -25))
+    records = club_results.records_of(4, [made, lost, made_again], scoring.FFT)
+    assert records[0]["best"] == [75, 1]
+    assert records[0]["worst"] == [-81, 2]
+    for defender in records[1:]:
+        assert defender["best"] == [27, 2]
+        assert defender["worst"] == [-25, 1]

@@ -580,6 +580,22 @@ def test_enums_and_strings_score_the_same():
             ["defence_chelem"],
             id="defence-chelem-with-10",
         ),
+        # The attack of a defence chelem may still hold the excuse, a bout worth 4.5 (RULES.md
+        # §3): no warning up to 4.5 points, one from the next half point.
+        pytest.param(
+            Hand(3, 0, "prise", 1, 4, defence_chelem=True), [], id="defence-chelem-excuse-4"
+        ),
+        pytest.param(
+            Hand(3, 0, "prise", 1, "4.5", defence_chelem=True), [], id="defence-chelem-excuse-4.5"
+        ),
+        pytest.param(
+            Hand(5, 0, "prise", 1, "4.5", defence_chelem=True), [], id="defence-chelem-5p-4.5"
+        ),
+        pytest.param(
+            Hand(3, 0, "prise", 1, 5, defence_chelem=True),
+            ["defence_chelem"],
+            id="defence-chelem-with-5",
+        ),
         pytest.param(
             Hand(3, 0, "prise", 1, "5.5", defence_chelem=True),
             ["defence_chelem"],
