@@ -61,7 +61,7 @@ def test_a_night_of_nine_over_two_rounds(open_page):
     screen.goto(f"/cv/{club.view_token}/nights/1/screen/")
     expect(screen.locator(".screen-line")).to_have_count(9)
     phones = [SheetPage(open_page("Pixel 7")), SheetPage(open_page("iPhone 13"))]
-    expected = {name: 0 for name in ROSTER + NEWCOMERS}
+    expected = dict.fromkeys(ROSTER + NEWCOMERS, 0)
 
     for number in (1, 2):
         tables = page.locator(".night-table")
