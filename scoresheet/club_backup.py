@@ -24,9 +24,13 @@ from django.utils.translation import gettext_noop as _
 from scoresheet import backup, club_writes, clubs, scoring
 from scoresheet import names as player_names
 from scoresheet.models import Club
+from scoresheet.nights import files as night_files
+from scoresheet.nights import writes as night_writes
 
 FORMAT = "tarot-club/1"
-KEYS = ("format", "name", "created", "players", "rules", "sessions")
+KEYS = ("format", "name", "created", "players", "rules", "sessions", "nights")
+# The club nights (issue 24, nights/files.py): older files have none.
+OPTIONAL = ("nights",)
 # A club's backup holds many sessions: larger than a session's, still read whole. The limits
 # keep its import well inside gunicorn's 30 s worker timeout on a busy 2-core machine: 36,000
 # hands (6.3 MB) import in about 4 s there, the most it holds in 6 to 12 (issue 20,
@@ -49,7 +53,7 @@ def dump(club: Club) -> dict:
         data = backup.dump(session.sheet)
         data["players"] = [names[pk] for pk in session.players]
         sessions.append(data)
-    return {
+    data = {
         "format": FORMAT,
         "name": club.name,
         "created": backup.local_time(club.created).isoformat(),
@@ -57,6 +61,9 @@ def dump(club: Club) -> dict:
         "rules": club.game_rules.to_data(),
         "sessions": sessions,
     }
+    if club.nights.exists():
+        data["nights"] = night_files.dump(club, names)
+    return data
 
 
 def _default(value):
@@ -92,6 +99,7 @@ class ClubBackup:
     players: tuple[str, ...]
     rules: scoring.Rules
     sessions: tuple[backup.Backup, ...]
+    nights: tuple = ()
 
 
 def parse_json(data: bytes | str) -> object:
@@ -147,7 +155,7 @@ def read(data: bytes | str) -> ClubBackup:
                 _("The backup has an unknown entry “%(key)s”."), field=key, key=backup.shown(key)
             )
     for key in KEYS:
-        if key not in content:
+        if key not in content and key not in OPTIONAL:
             backup.refuse(_("The backup has no “%(key)s”."), field=key, key=key)
     name = backup.clean_name(content["name"], clubs.CLUB_NAME_LENGTH)
     if not name:
@@ -212,7 +220,8 @@ def read(data: bytes | str) -> ClubBackup:
             }
             raise backup.BackupError(text, hand=error.hand, field=error.field) from None
         checked.append(read_session)
-    return ClubBackup(name, created, players, rules, tuple(checked))
+    nights = night_files.read(content.get("nights"), players, checked, rules)
+    return ClubBackup(name, created, players, rules, tuple(checked), nights)
 
 
 def read_roster(value: object) -> tuple[str, ...]:
@@ -246,8 +255,13 @@ def read_roster(value: object) -> tuple[str, ...]:
 
 
 def restore(checked: ClubBackup) -> Club:
-    """A new club (new links) holding a checked backup: ``club_writes.restore``."""
-    return club_writes.restore(checked).club
+    """A new club (new links) holding a checked backup: ``club_writes.restore``, then its
+    nights (``nights.writes.restore``)."""
+    club = club_writes.restore(checked).club
+    if checked.nights:
+        sessions = night_files.restored_sessions(club, checked.sessions)
+        night_writes.restore(club, checked.nights, sessions)
+    return club
 
 
 def load(data: bytes | str) -> Club:

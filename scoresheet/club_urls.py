@@ -1,6 +1,6 @@
 """The club's URLs (issue 16): /club/new/, /c/<token>/ to run a club, /cv/<token>/ to look."""
 
-from django.urls import path
+from django.urls import include, path
 
 from scoresheet import after_views, club_views
 
@@ -21,6 +21,8 @@ urlpatterns = [
     path("c/<str:token>/sessions/<int:pk>/detach/", club_views.club_detach, name="club_detach"),
     # Read-only: shows the club and changes nothing.
     path("cv/<str:token>/", club_views.club, READ_ONLY, name="view_club"),
+    # The club night (issue 24): its own package.
+    path("", include("scoresheet.nights.urls")),
     path(
         "cv/<str:token>/standings.csv",
         club_views.standings_csv,

@@ -394,6 +394,7 @@ class SpentKey(models.Model):
         HAND = "hand"
         SHEET = "sheet"
         CLUB = "club"
+        NIGHT = "night"
 
     key = models.UUIDField(unique=True)
     made = models.CharField(max_length=5, choices=Made.choices)
@@ -407,3 +408,78 @@ class SpentKey(models.Model):
 
     def __str__(self):
         return f"{self.made}:{self.key}"
+
+
+# The club night (issue 24): several tables at once, rounds drawn, one ranking.
+
+
+class Night(models.Model):
+    """A club night: the players who came, the rounds drawn so far (``tables``), and what a
+    round is (its deals, its minutes). Written by ``nights.writes`` alone."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="nights")
+    # The club's first night is 1: the number in the night's links.
+    number = models.PositiveIntegerField(editable=False)
+    name = models.CharField(_("name"), max_length=player_names.TITLE_LENGTH)
+    date = models.DateField(_("date"))
+    # Round 1 is this seed's shuffle (nights/draw.py): shown, so that a draw can be checked.
+    seed = models.CharField(max_length=20, editable=False)
+    rounds = models.PositiveSmallIntegerField(_("rounds"))
+    deals = models.PositiveSmallIntegerField(_("deals per round"))
+    minutes = models.PositiveSmallIntegerField(_("minutes per round"), null=True, blank=True)
+    rules = models.JSONField(default=dict, blank=True, editable=False)
+    # [ClubPlayer id, …]: everyone who came, in the order they came; ``gone``: those who left,
+    # out of the next draws.
+    players = models.JSONField(default=list)
+    gone = models.JSONField(default=list)
+    # How many rounds are drawn, and when the last one was (its timer).
+    drawn = models.PositiveSmallIntegerField(default=0, editable=False)
+    round_started = models.DateTimeField(null=True, blank=True, editable=False)
+    # Moves on with every change to the night: with its tables' sheets' revisions, what a
+    # screen compares to know whether it is current.
+    revision = models.PositiveIntegerField(default=0, editable=False)
+    # The new-night form's key: the same form sent twice opens one night.
+    key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "number"], name="night_number_unique"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def game_rules(self) -> scoring.Rules:
+        return scoring.Rules.from_data(self.rules)
+
+    @property
+    def present(self) -> list[int]:
+        """The players the next draw seats."""
+        gone = set(self.gone)
+        return [player for player in self.players if player not in gone]
+
+
+class NightTable(models.Model):
+    """One table of one round of a night: its players in seat order and the club's session
+    they play it in."""
+
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="tables")
+    round = models.PositiveSmallIntegerField()
+    table = models.PositiveSmallIntegerField()
+    # [ClubPlayer id, …] in seat order, as drawn.
+    players = models.JSONField(default=list)
+    session = models.OneToOneField(
+        ClubSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="night_table"
+    )
+
+    class Meta:
+        ordering = ["round", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "round", "table"], name="night_table_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.night_id}:{self.round}:{self.table}"

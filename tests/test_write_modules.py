@@ -7,6 +7,7 @@ The write modules:
 - ``club_writes.py``: every change to a club (club, settings, roster, its sessions);
 - ``club_results.py``: the club's derived results, called only from the two above (and from
   ``manage.py rescore`` through ``recount``);
+- ``nights/writes.py``: every change to a club night (the night, its tables, its players);
 - ``bulk.py``: the plain bulk inserts and updates those three send, called only from them;
 - ``migrations/``: schema and data migrations, run by ``migrate`` alone.
 
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 
 APP = Path(__file__).resolve().parent.parent / "scoresheet"
-WRITE_MODULES = {"writes.py", "club_writes.py", "club_results.py", "bulk.py"}
+WRITE_MODULES = {"writes.py", "club_writes.py", "club_results.py", "bulk.py", "nights/writes.py"}
 WRITE_METHODS = {
     "save",
     "create",
@@ -51,6 +52,8 @@ NOT_ROWS = {
     ("offline.py", "digest.update"): "a hash",
     # The QR code written into an in-memory buffer.
     ("views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
+    # The club night's draw: a Counter of the pairs of players who met.
+    ("nights/draw.py", "met.update"): "a Counter",
     # The summary's picture written into an in-memory buffer (Pillow).
     ("summary_image.py", "image.save"): "a PNG into a buffer",
 }

@@ -1,0 +1,7 @@
+"""The club night (issue 24): several tables at once, players drawn and rotated between
+rounds, one ranking live on the big screen.
+
+``draw`` (pure: table sizes and the draw), ``ranking`` (the read model), ``writes`` (every
+change, the write protocol), ``files`` (CSV, night.json, the backup's ``"nights"``), ``forms``,
+``views``, ``urls``.
+"""

@@ -1,0 +1,131 @@
+"""The new-night form: its name and date, the players present (ticked from the roster, new
+names added), the rounds, the deals of a round, the minutes of a round, the house rules."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoresheet import names as player_names
+from scoresheet.forms import KeyedForm, RulesForm
+from scoresheet.nights import draw
+
+# The most a night has (the messages say these numbers).
+MOST_ROUNDS = 20
+MOST_DEALS = 40
+MOST_MINUTES = 240
+
+
+def bounded(label, least, most, message, **kwargs):
+    """A whole number from ``least`` to ``most``; anything else is refused by ``message``
+    (which names the field)."""
+    errors = dict.fromkeys(("required", "invalid", "min_value", "max_value"), message)
+    return forms.IntegerField(
+        label=label, min_value=least, max_value=most, error_messages=errors, **kwargs
+    )
+
+
+class NightForm(KeyedForm, RulesForm):
+    """A new club night; cleaning it gives ``names``, every player present, none twice."""
+
+    name = forms.CharField(
+        label=_("Name of the night"),
+        max_length=player_names.TITLE_LENGTH,
+        error_messages={
+            "required": _("Name of the night: enter a name."),
+            "max_length": _("Name of the night: a name has at most 80 characters."),
+        },
+    )
+    date = forms.DateField(
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={
+            "required": _("Date: enter the night's date."),
+            "invalid": _("Date: enter a date such as 2026-03-14."),
+        },
+    )
+    players = forms.MultipleChoiceField(
+        label=_("Players present"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": _("Players present: tick the club's players.")},
+    )
+    new_players = forms.CharField(
+        label=_("New players"),
+        required=False,
+        max_length=4000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One name a line: each joins the club's players."),
+        error_messages={"max_length": _("New players: at most 4000 characters.")},
+    )
+    rounds = bounded(
+        _("Rounds"),
+        1,
+        MOST_ROUNDS,
+        _("Rounds: a whole number from 1 to 20."),
+        initial=5,
+    )
+    deals = bounded(
+        _("Deals per round at each table"),
+        1,
+        MOST_DEALS,
+        _("Deals per round: a whole number from 1 to 40."),
+        initial=4,
+    )
+    minutes = bounded(
+        _("Minutes per round"),
+        1,
+        MOST_MINUTES,
+        _("Minutes per round: leave it empty, or a whole number from 1 to 240."),
+        required=False,
+        help_text=_("Optional: a timer counts down on the night's page and the screen."),
+    )
+
+    def __init__(self, *args, roster=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["players"].choices = [(name, name) for name in roster]
+
+    def clean(self):
+        data = super().clean()
+        names, seen = [], {}
+        ticked = data.get("players") or []
+        typed = [line.strip() for line in (data.get("new_players") or "").splitlines()]
+        for name in [*ticked, *(line for line in typed if line)]:
+            try:
+                name = player_names.checked(name, player_names.PLAYER_LENGTH)
+            except player_names.InvalidName:
+                self.add_error(
+                    "new_players",
+                    _("New players: a name has at most %(length)s characters.")
+                    % {"length": player_names.PLAYER_LENGTH},
+                )
+                continue
+            key = player_names.key(name)
+            if key in seen:
+                field = "new_players" if name in typed else "players"
+                self.add_error(
+                    field,
+                    _("Players: “%(name)s” is there twice.") % {"name": name},
+                )
+                continue
+            seen[key] = name
+            names.append(name)
+        if not self.has_error("players") and not self.has_error("new_players"):
+            if len(names) < draw.FEWEST:
+                self.add_error(
+                    "players",
+                    _("Players present: a night needs at least %(count)s players, not %(value)s.")
+                    % {"count": draw.FEWEST, "value": len(names)},
+                )
+            elif len(names) > draw.MOST:
+                self.add_error(
+                    "players",
+                    _("Players present: at most %(most)s players.") % {"most": draw.MOST},
+                )
+        data["names"] = names
+        try:
+            data["name"] = player_names.checked(data.get("name") or "", player_names.TITLE_LENGTH)
+        except player_names.InvalidName:
+            if not self.has_error("name"):
+                self.add_error("name", self.fields["name"].error_messages["required"])
+        if not any(name in self.errors for name in ("poignees", "rounding", "misere")):
+            data["rules"] = self.rules()
+        return data

@@ -1,0 +1,213 @@
+"""The club night's views: thin, like club_views.py; the domain is ``draw`` and ``ranking``
+(reading) and ``writes`` (every change), the files ``files``.
+
+/c/<token>/nights/… runs a night (the club's full link); /cv/<view_token>/nights/… shows it,
+read-only: the night's page, its screen for a TV or a projector, its ranking and its file.
+"""
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoresheet import writes
+from scoresheet.club_views import club_links, get_club
+from scoresheet.clubs import ClubError
+from scoresheet.models import Club, Night
+from scoresheet.nights import files, ranking
+from scoresheet.nights import writes as night_writes
+from scoresheet.nights.forms import NightForm
+from scoresheet.views import attachment, renewed
+
+
+def get_night(token: str, number: int, readonly: bool = False) -> Night:
+    """The night a link opens, with its club, in one query."""
+    lookup = {"club__view_token": token} if readonly else {"club__token": token}
+    return get_object_or_404(Night.objects.select_related("club"), number=number, **lookup)
+
+
+def night_links(night: Night, readonly: bool) -> dict:
+    club = night.club
+    token, prefix = (club.view_token, "view_") if readonly else (club.token, "")
+    args = [token, night.number]
+    found = {
+        name: reverse(prefix + name, args=args)
+        for name in ("night", "night_screen", "night_live", "night_csv", "night_json")
+    }
+    found["club"] = reverse(prefix + "club", args=[token])
+    if not readonly:
+        found["night_draw"] = reverse("night_draw", args=args)
+        found["night_players"] = reverse("night_players", args=args)
+        found["view_night"] = reverse("view_night", args=[club.view_token, night.number])
+        found["view_night_screen"] = reverse(
+            "view_night_screen", args=[club.view_token, night.number]
+        )
+    return found
+
+
+def timer(night: Night) -> dict | None:
+    """The current round's countdown: when it ends and the seconds left (none when the night
+    has no minutes per round)."""
+    if not night.minutes or night.round_started is None:
+        return None
+    ends = night.round_started + timezone.timedelta(minutes=night.minutes)
+    left = max(0, int((ends - timezone.now()).total_seconds()))
+    return {"ends": ends, "left": left, "shown": f"{left // 60}:{left % 60:02d}"}
+
+
+def night_context(night: Night, readonly: bool) -> dict:
+    view = ranking.read(night)
+    rounds = list(range(1, night.drawn + 1))
+    for table in view.tables:
+        if table.sheet is not None:
+            sheet = table.sheet
+            table.url = sheet.get_view_url() if readonly else sheet.get_absolute_url()
+            table.qr = reverse(
+                "view_qr" if readonly else "qr",
+                args=[sheet.view_token if readonly else sheet.token],
+            )
+    return {
+        "night": night,
+        "club": night.club,
+        "readonly": readonly,
+        "links": night_links(night, readonly),
+        "view": view,
+        "rounds": rounds,
+        "next_round": night.drawn + 1 if night.drawn < night.rounds else None,
+        "timer": timer(night),
+        "version": view.version,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def night_new(request, token):
+    """Start a club night: its players present, its rounds and deals, its rules."""
+    club = get_club(token)
+    roster = list(club.players.values_list("name", flat=True))
+    if request.method == "POST":
+        form = NightForm(request.POST, roster=roster)
+    else:
+        initial = {**club.game_rules.to_data(), "date": timezone.localdate()}
+        form = NightForm(initial=initial, roster=roster)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            change = night_writes.create_night(
+                club,
+                data["name"],
+                data["date"],
+                data["names"],
+                data["rounds"],
+                data["deals"],
+                data["minutes"],
+                data["rules"],
+                key=data["key"],
+            )
+        except writes.KeyTaken:
+            form = NightForm(renewed(request.POST), roster=roster)
+            form.is_valid()
+        except ClubError as error:
+            form.add_error("players", error.translated(_))
+        else:
+            if change.done:
+                messages.success(
+                    request, _("Round 1 is drawn: one phone per table scans its code.")
+                )
+            return redirect("night", club.token, change.night.number)
+    context = {"club": club, "links": club_links(club, False), "form": form}
+    return render(request, "scoresheet/nights/night_new.html", context)
+
+
+@require_GET
+def night(request, token, number, readonly=False):
+    """The night's page: the ranking, every table of the round with its progress and code."""
+    night = get_night(token, number, readonly)
+    return render(request, "scoresheet/nights/night.html", night_context(night, readonly))
+
+
+@require_GET
+def night_screen(request, token, number, readonly=False):
+    """The big screen: the ranking, the round's tables and the timer, following live."""
+    night = get_night(token, number, readonly)
+    return render(request, "scoresheet/nights/screen.html", night_context(night, readonly))
+
+
+@require_GET
+def night_live(request, token, number, readonly=False):
+    """Polled by the night's page and its screen: 204 (two small queries) while nothing moved
+    since the version the page shows, else the page's live region."""
+    lookup = {"club__view_token": token} if readonly else {"club__token": token}
+    row = Night.objects.filter(number=number, **lookup).values("pk", "revision").first()
+    if row is None:
+        raise Http404
+    if request.GET.get("version") == ranking.current_version(row["pk"], row["revision"]):
+        return HttpResponse(status=204)
+    night = get_night(token, number, readonly)
+    template = "screen.html" if request.GET.get("screen") else "night.html"
+    return render(request, f"scoresheet/nights/{template}#live", night_context(night, readonly))
+
+
+@require_POST
+def night_draw(request, token, number):
+    """Draw the next round; a double tap or two organisers at once draw it once."""
+    night = get_night(token, number)
+    wanted = request.POST.get("round", "")
+    if not (wanted.isascii() and wanted.isdigit() and len(wanted) < 4):
+        messages.error(request, _("Round: the round to draw is missing."))
+        return redirect("night", token, number)
+    try:
+        change = night_writes.draw_round(night.club, night, int(wanted))
+    except ClubError as error:
+        messages.error(request, error.translated(_))
+    else:
+        if change.done:
+            messages.success(
+                request, _("Round %(round)s is drawn.") % {"round": change.night.drawn}
+            )
+        elif change.already:
+            messages.info(request, _("Round %(round)s was drawn already.") % {"round": wanted})
+    return redirect("night", token, number)
+
+
+@require_POST
+def night_players(request, token, number):
+    """Who plays the next draws: a player leaves, comes back, or arrives late."""
+    night = get_night(token, number)
+    club: Club = night.club
+    action = request.POST.get("action")
+    player = request.POST.get("player", "")
+    try:
+        if action == "join":
+            night_writes.join(club, night, request.POST.get("name", ""))
+            messages.success(request, _("Added: in the next draws."))
+        elif action in ("leave", "back") and player.isascii() and player.isdigit():
+            write = night_writes.leave if action == "leave" else night_writes.come_back
+            if write(club, night, int(player)).done:
+                messages.success(request, _("Saved: the next draws know it."))
+    except ClubError as error:
+        messages.error(request, error.translated(_))
+    return redirect("night", token, number)
+
+
+@require_GET
+def night_csv(request, token, number, readonly=False):
+    """The ranking as CSV: Place, Player, Round 1…k, Total."""
+    night = get_night(token, number, readonly)
+    view = ranking.read(night)
+    response = HttpResponse("".join(files.csv_lines(view)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = attachment(files.filename(night, "csv"))
+    return response
+
+
+@require_GET
+def night_json(request, token, number, readonly=False):
+    """The night as its club's backup holds it (``files.dump``), as one JSON file."""
+    night = get_night(token, number, readonly)
+    response = HttpResponse(
+        files.dumps_night(night), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = attachment(files.filename(night, "json"))
+    return response

@@ -1,0 +1,228 @@
+"""The club night's writes, in the shape of ``club_writes``: each function is one call and one
+short transaction that locks the club's row (the night's owner), checks the form's key or the
+round it was told under that lock, writes, and returns what changed (``NightChange``).
+
+A round's tables become sessions of the club through ``club_writes.start_session``, the path
+every club session is started by; their hands then go through ``writes`` as any session's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import date as Date
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as _
+
+from scoresheet import club_writes, scoring, writes
+from scoresheet.clubs import ClubError
+from scoresheet.models import Club, ClubSession, Night, NightTable, SpentKey
+from scoresheet.nights import draw
+
+
+@dataclass(frozen=True)
+class NightChange:
+    """What a night's write did. ``done`` is False when nothing was written: the same form sent
+    again (``already``), a round drawn already (by a double tap, or another organiser)."""
+
+    night: Night
+    done: bool = True
+    already: bool = False
+
+
+def _locked(club: Club) -> Club:
+    return club_writes._locked(club)
+
+
+def _night(club: Club, night: Night) -> Night:
+    """The night as it is now, read under the club's lock."""
+    return Night.objects.get(pk=night.pk, club=club)
+
+
+def table_name(round_number: int, table: int) -> str:
+    """A table's session name, in the organiser's language."""
+    return gettext("Round %(round)s · Table %(table)s") % {"round": round_number, "table": table}
+
+
+def new_seed() -> str:
+    return str(secrets.randbelow(900_000) + 100_000)
+
+
+def create_night(
+    club: Club,
+    name: str,
+    date: Date,
+    names,
+    rounds: int,
+    deals: int,
+    minutes: int | None = None,
+    rules: scoring.Rules | None = None,
+    *,
+    key: uuid.UUID | None = None,
+    seed: str | None = None,
+) -> NightChange:
+    """A new night of the club with these players (a new name joins the roster), and its
+    round 1 drawn from a new seed. ``key``, the form's: sent again, even twice at once, the
+    form opens the night it made the first time (``already``)."""
+    names = club_writes._distinct(names)
+    if len(names) < draw.FEWEST:
+        raise ClubError(_("Players: a night needs at least %(count)s players."), count=draw.FEWEST)
+    try:
+        with transaction.atomic():
+            club = _locked(club)
+            if key is not None:
+                made = Night.objects.filter(key=key).first()
+                if made is not None:
+                    if made.club_id != club.pk:
+                        raise writes.KeyTaken
+                    return NightChange(made, done=False, already=True)
+                SpentKey.objects.create(key=key, made=SpentKey.Made.NIGHT, club=club)
+            entries = club_writes.roster_entries(club, names)
+            last = club.nights.order_by("-number").values_list("number", flat=True).first()
+            night = Night.objects.create(
+                club=club,
+                number=(last or 0) + 1,
+                name=name,
+                date=date,
+                seed=seed or new_seed(),
+                rounds=rounds,
+                deals=deals,
+                minutes=minutes,
+                rules=(club.game_rules if rules is None else rules).to_data(),
+                players=[player.pk for player in entries],
+                key=key,
+            )
+            _draw(club, night, 1)
+    except IntegrityError:
+        # Under the club's lock only a key spent on something else can fail.
+        raise writes.KeyTaken from None
+    return NightChange(night)
+
+
+def draw_round(club: Club, night: Night, number: int) -> NightChange:
+    """Draw round ``number`` (the one the organiser saw next): a double tap, or two organisers
+    at once, draw it once; the second is told nothing was done."""
+    with transaction.atomic():
+        club = _locked(club)
+        night = _night(club, night)
+        if number != night.drawn + 1 or number > night.rounds:
+            return NightChange(night, done=False, already=number <= night.drawn)
+        if len(night.present) < draw.FEWEST:
+            raise ClubError(
+                _("A round needs at least %(count)s players present."), count=draw.FEWEST
+            )
+        _draw(club, night, number)
+    return NightChange(night)
+
+
+def _draw(club: Club, night: Night, number: int) -> None:
+    """Seat round ``number``: each table a session of the club, its players in their seats."""
+    history = [[] for _round in range(number - 1)]
+    for table in night.tables.order_by("round", "table"):
+        history[table.round - 1].append(table.players)
+    tables = draw.next_round(night.present, history, night.seed)
+    names = dict(club.players.filter(pk__in=night.present).values_list("pk", "name"))
+    rules = night.game_rules
+    for index, players in enumerate(tables, start=1):
+        started = club_writes.start_session(
+            club,
+            table_name(number, index),
+            [names[p] for p in players],
+            0,
+            rules=table_rules(rules, len(players)),
+        )
+        NightTable.objects.create(
+            night=night, round=number, table=index, players=players, session=started.session
+        )
+    night.drawn = number
+    night.round_started = timezone.now()
+    _moved(night, "drawn", "round_started")
+
+
+def table_rules(rules: scoring.Rules, seats: int) -> scoring.Rules:
+    """The night's rules at a table of ``seats``: "the dealer sits out" is a choice at 5 seats
+    only (RULES.md §6), so a table of 4 or 3 of that night plays every hand."""
+    return dataclasses.replace(rules, dealer_sits_out=rules.dealer_sits_out and seats == 5)
+
+
+def _moved(night: Night, *fields: str) -> None:
+    night.revision += 1
+    night.save(update_fields=["revision", *fields])
+
+
+def leave(club: Club, night: Night, player_id: int) -> NightChange:
+    """A player leaves: out of the next draws (their rounds played still count)."""
+    with transaction.atomic():
+        club = _locked(club)
+        night = _night(club, night)
+        if player_id not in night.players or player_id in night.gone:
+            return NightChange(night, done=False)
+        night.gone = [*night.gone, player_id]
+        _moved(night, "gone")
+    return NightChange(night)
+
+
+def come_back(club: Club, night: Night, player_id: int) -> NightChange:
+    """A player who left plays the next draws again."""
+    with transaction.atomic():
+        club = _locked(club)
+        night = _night(club, night)
+        if player_id not in night.gone:
+            return NightChange(night, done=False)
+        night.gone = [p for p in night.gone if p != player_id]
+        _moved(night, "gone")
+    return NightChange(night)
+
+
+def join(club: Club, night: Night, name: str) -> NightChange:
+    """A late arrival (a new name joins the roster): in the next draws."""
+    name = club_writes.clean_player_name(name)
+    with transaction.atomic():
+        club = _locked(club)
+        night = _night(club, night)
+        (player,) = club_writes.roster_entries(club, [name])
+        if player.pk in night.players and player.pk not in night.gone:
+            raise ClubError(_("%(name)s is already playing tonight."), name=player.name)
+        night.players = (
+            [*night.players, player.pk] if player.pk not in night.players else night.players
+        )
+        night.gone = [p for p in night.gone if p != player.pk]
+        _moved(night, "players", "gone")
+    return NightChange(night)
+
+
+def restore(club: Club, nights, sessions: list[ClubSession]) -> None:
+    """The nights of a restored club backup (``files.NightBackup``), ``sessions`` being the
+    restored club's sessions in the file's order. Inside the restore's transaction."""
+    roster = {player.key: player.pk for player in club.players.all()}
+    for number, each in enumerate(nights, start=1):
+        night = Night.objects.create(
+            club=club,
+            number=number,
+            name=each.name,
+            date=each.date,
+            seed=each.seed,
+            rounds=each.rounds,
+            deals=each.deals,
+            minutes=each.minutes,
+            rules=each.rules.to_data(),
+            players=[roster[key] for key in each.players],
+            gone=[roster[key] for key in each.gone],
+            drawn=len(each.tables),
+        )
+        NightTable.objects.bulk_create(
+            NightTable(
+                night=night,
+                round=round_number,
+                table=table_number,
+                players=[roster[key] for key in table.players],
+                session=None if table.session is None else sessions[table.session],
+            )
+            for round_number, tables in enumerate(each.tables, start=1)
+            for table_number, table in enumerate(tables, start=1)
+        )

@@ -1,0 +1,545 @@
+"""The club night (issue 24): creating one, its tables as club sessions, the round's flow, the
+ranking from stored totals, its pages live and read-only, its files."""
+
+import csv
+import io
+import itertools
+import uuid
+from datetime import date
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoresheet import club_backup, club_writes, scoring, writes
+from scoresheet.models import ClubSession, Night, NightTable, Sheet, SpentKey
+from scoresheet.nights import draw, ranking
+from scoresheet.nights import writes as night_writes
+from tests.reading import totals_of
+from tests.test_concurrency import at_once
+
+NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Farid", "Gaëlle", "Hugo", "Inès", "Jules"]
+
+
+def players(count):
+    return [*NAMES, *(f"Player {n}" for n in range(count))][:count]
+
+
+@pytest.fixture
+def club(db):
+    return club_writes.create_club("Le Petit", players=NAMES[:4]).club
+
+
+def new_night(club, count=9, rounds=3, deals=2, minutes=None, rules=None, seed="123456"):
+    return night_writes.create_night(
+        club,
+        "Vendredi",
+        date(2026, 12, 4),
+        players(count),
+        rounds,
+        deals,
+        minutes,
+        rules,
+        seed=seed,
+    ).night
+
+
+def garde(seats, taker=0, points=56):
+    """A garde made with 2 bouts (RULES.md: 56 needed at 2 bouts)."""
+    partner = (taker + 1) % seats if seats == 5 else None
+    return scoring.Hand(
+        seats=seats, taker=taker, contract="garde", bouts=2, points=points, partner=partner
+    )
+
+
+def play(table_sheet, hands):
+    seats = table_sheet.seats.count()
+    for taker, points in hands:
+        writes.add_hand(table_sheet.token, garde(seats, taker % seats, points), uuid.uuid4())
+
+
+def form(**changes):
+    data = {
+        "name": "Tournoi de décembre",
+        "date": "2026-12-04",
+        "players": NAMES[:4],
+        "new_players": "Élise\nFarid\nGaëlle\nHugo\nInès",
+        "rounds": "5",
+        "deals": "4",
+        "minutes": "",
+        "key": str(uuid.uuid4()),
+    }
+    data.update(changes)
+    return data
+
+
+# Creating a night
+
+
+def test_the_new_night_page_ticks_from_the_roster(client, club):
+    page = client.get(reverse("night_new", args=[club.token])).content.decode()
+    for name in NAMES[:4]:
+        assert f'value="{name}"' in page
+    assert 'name="rounds"' in page
+    assert 'value="5"' in page
+
+
+def test_a_new_night_draws_round_1_as_sessions_of_the_club(client, club):
+    response = client.post(reverse("night_new", args=[club.token]), form())
+    night = Night.objects.get(club=club)
+    assert response.status_code == 302
+    assert response.url == reverse("night", args=[club.token, night.number])
+    # Nine players: a table of 5 and a table of 4, each a session of the club.
+    tables = list(night.tables.select_related("session__sheet"))
+    assert sorted(len(t.players) for t in tables) == [4, 5]
+    assert [t.session.sheet.name for t in tables] == ["Round 1 · Table 1", "Round 1 · Table 2"]
+    names = dict(club.players.values_list("pk", "name"))
+    for table in tables:
+        sheet = table.session.sheet
+        seats = list(sheet.seats.order_by("position").values_list("name", flat=True))
+        assert seats == [names[p] for p in table.players]
+        assert table.session.players == table.players
+        assert sheet.game_rules == scoring.FFT
+    # The new names joined the roster.
+    assert club.players.count() == 9
+    assert night.seed in client.get(response.url).content.decode()
+
+
+def test_the_same_new_night_form_sent_twice_makes_one_night(client, club):
+    data = form()
+    first = client.post(reverse("night_new", args=[club.token]), data)
+    second = client.post(reverse("night_new", args=[club.token]), data)
+    assert first.url == second.url
+    assert Night.objects.count() == 1
+    assert SpentKey.objects.filter(made=SpentKey.Made.NIGHT).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"players": ["Ana"], "new_players": "Ben2\nCarl"}, "players", "at least 8 players"),
+        ({"new_players": "Élise\nFarid\nGaëlle\nHugo\nélise"}, "new_players", "there twice"),
+        ({"new_players": "Ana\nFarid\nGaëlle\nHugo\nInès"}, "new_players", "there twice"),
+        ({"rounds": "500"}, "rounds", "Rounds: a whole number from 1 to 20."),
+        ({"rounds": "0"}, "rounds", "Rounds: a whole number from 1 to 20."),
+        ({"deals": "-3"}, "deals", "Deals per round: a whole number from 1 to 40."),
+        ({"deals": "many"}, "deals", "Deals per round: a whole number from 1 to 40."),
+        ({"minutes": "100000"}, "minutes", "Minutes per round: leave it empty"),
+        ({"name": "  "}, "name", "Name of the night: enter a name."),
+        ({"date": "31/02/2026"}, "date", "Date: enter a date such as 2026-03-14."),
+        ({"players": ["Nobody"]}, "players", "Players present: tick the club's players."),
+    ],
+)
+def test_a_refused_night_names_the_field_and_keeps_the_input(
+    client, club, changes, field, message
+):
+    data = form(**changes)
+    response = client.post(reverse("night_new", args=[club.token]), data)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert message in page.replace("&#x27;", "'")
+    assert response.context["form"].has_error(field)
+    # What was typed is still there.
+    assert "Tournoi de décembre" in page or field == "name"
+    assert Night.objects.count() == 0
+
+
+def test_eleven_players_play_at_4_4_and_3(club):
+    night = new_night(club, count=11)
+    sizes = sorted(len(t.players) for t in night.tables.all())
+    assert sizes == [3, 4, 4]
+    # The table of 3 is a session of 3 seats, scored as such.
+    small = night.tables.get(table=3).session.sheet
+    play(small, [(0, 56)])
+    small.refresh_from_db()
+    assert sum(small.totals) == 0
+
+
+def test_the_dealer_sits_out_at_the_tables_of_5_only(club):
+    rules = scoring.Rules(dealer_sits_out=True)
+    night = new_night(club, count=9, rules=rules)
+    by_size = {len(t.players): t.session.sheet for t in night.tables.select_related("session")}
+    assert by_size[5].game_rules.dealer_sits_out
+    assert not by_size[4].game_rules.dealer_sits_out
+
+
+# The round's flow
+
+
+def test_draw_round_appears_once_every_table_has_its_deals(client, club):
+    night = new_night(club, count=8, deals=2)
+    url = reverse("night", args=[club.token, night.number])
+    assert "Draw round 2 now" in client.get(url).content.decode()
+    for table in night.tables.select_related("session__sheet"):
+        play(table.session.sheet, [(0, 56), (1, 40)])
+    page = client.get(url).content.decode()
+    assert "Draw round 2</button>" in page
+    assert "4 of 4 deals entered" in page
+    response = client.post(reverse("night_draw", args=[club.token, night.number]), {"round": "2"})
+    assert response.status_code == 302
+    night.refresh_from_db()
+    assert night.drawn == 2
+    assert NightTable.objects.filter(night=night, round=2).count() == 2
+
+
+def test_a_double_draw_draws_once(client, club):
+    night = new_night(club, count=12)
+    url = reverse("night_draw", args=[club.token, night.number])
+    client.post(url, {"round": "2"})
+    response = client.post(url, {"round": "2"}, follow=True)
+    assert "Round 2 was drawn already." in response.content.decode()
+    night.refresh_from_db()
+    assert night.drawn == 2
+    assert night.tables.count() == 6
+    assert ClubSession.objects.filter(club=club).count() == 6
+
+
+@pytest.mark.parametrize("wanted", ["", "x", "99999", "1"])
+def test_a_draw_of_another_round_draws_nothing(client, club, wanted):
+    night = new_night(club, count=8)
+    client.post(reverse("night_draw", args=[club.token, night.number]), {"round": wanted})
+    assert night.tables.count() == 2
+
+
+def test_no_round_is_drawn_beyond_those_planned(club):
+    night = new_night(club, count=8, rounds=1)
+    assert not night_writes.draw_round(club, night, 2).done
+    client = Client()
+    page = client.get(reverse("night", args=[club.token, night.number])).content.decode()
+    assert "Draw round" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_organisers_drawing_at_once_draw_once(concurrent_db):
+    club = club_writes.create_club("Le Petit").club
+    night = new_night(club, count=16)
+    url = reverse("night_draw", args=[club.token, night.number])
+    responses = at_once(*(lambda: Client().post(url, {"round": "2"}) for _each in range(3)))
+    assert [r.status_code for r in responses] == [302, 302, 302]
+    night.refresh_from_db()
+    assert night.drawn == 2
+    assert NightTable.objects.filter(night=night).count() == 8
+    assert ClubSession.objects.filter(club=club).count() == 8
+
+
+def test_a_player_who_leaves_is_out_and_a_late_arrival_in(client, club):
+    night = new_night(club, count=9)
+    url = reverse("night_players", args=[club.token, night.number])
+    ana = club.players.get(name="Ana")
+    client.post(url, {"action": "leave", "player": str(ana.pk)})
+    client.post(url, {"action": "join", "name": "Zoé"})
+    client.post(reverse("night_draw", args=[club.token, night.number]), {"round": "2"})
+    second = [p for t in night.tables.filter(round=2) for p in t.players]
+    zoe = club.players.get(name="Zoé")
+    assert ana.pk not in second
+    assert zoe.pk in second
+    assert len(second) == 9
+    # Ana's round 1 still counts: she stays in the ranking, marked as gone.
+    night.refresh_from_db()
+    lines = {line.name: line for line in ranking.read(night).lines}
+    assert lines["Ana"].gone
+    assert lines["Ana"].rounds[1] is None
+
+
+def test_a_round_with_fewer_than_8_present_is_refused(client, club):
+    night = new_night(club, count=8)
+    ana = club.players.get(name="Ana")
+    client.post(
+        reverse("night_players", args=[club.token, night.number]),
+        {"action": "leave", "player": str(ana.pk)},
+    )
+    response = client.post(
+        reverse("night_draw", args=[club.token, night.number]), {"round": "2"}, follow=True
+    )
+    assert "A round needs at least 8 players present." in response.content.decode()
+    night.refresh_from_db()
+    assert night.drawn == 1
+
+
+def test_the_night_s_sessions_count_in_the_club_s_standings(club):
+    night = new_night(club, count=8)
+    table = night.tables.select_related("session__sheet").first()
+    play(table.session.sheet, [(0, 56)])
+    from scoresheet import clubs
+
+    standings = clubs.standings(club, clubs.Period("all"), "points")
+    assert standings.session_count == 2
+    points = {row.player.pk: row.points for row in standings.rows}
+    sheet = Sheet.objects.get(pk=table.session.sheet_id)
+    assert [points[p] for p in table.players] == list(sheet.totals)
+
+
+# The ranking
+
+
+def expected_places(totals):
+    """Places as a ranking gives them: ties share the place, the next skips (1, 1, 3)."""
+    return [1 + sum(other > mine for other in totals) for mine in totals]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    count=st.integers(8, 14),
+    rounds=st.integers(1, 3),
+    hands=st.lists(st.tuples(st.integers(0, 4), st.integers(8, 87)), max_size=4),
+)
+@pytest.mark.django_db
+def test_the_ranking_is_the_sum_of_the_tables_totals(count, rounds, hands):
+    club = club_writes.create_club("Hypothèse").club
+    night = new_night(club, count=count, rounds=rounds)
+    for number in range(1, rounds + 1):
+        if number > 1:
+            night_writes.draw_round(club, night, number)
+        for table in night.tables.filter(round=number).select_related("session__sheet"):
+            play(table.session.sheet, hands)
+    night.refresh_from_db()
+    sums, per_round = {}, {}
+    for table in night.tables.select_related("session__sheet"):
+        for player, total in zip(table.players, totals_of(table.session.sheet), strict=True):
+            sums[player] = sums.get(player, 0) + total
+            per_round[player, table.round] = total
+    lines = ranking.read(night).lines
+    assert {line.player: line.total for line in lines} == sums
+    for line in lines:
+        assert line.rounds == [per_round[line.player, n] for n in range(1, rounds + 1)]
+    totals = [line.total for line in lines]
+    assert totals == sorted(totals, reverse=True)
+    assert [line.place for line in lines] == expected_places(totals)
+
+
+def test_ties_share_a_place():
+    tables = [ranking.Table(1, 1, [1, 2, 3, 4], totals=[30, 30, -30, -30])]
+    lines = ranking.ranking({1: "Ana", 2: "Ben", 3: "Chloé", 4: "Dan"}, tables, 1)
+    assert [(line.place, line.name) for line in lines] == [
+        (1, "Ana"),
+        (1, "Ben"),
+        (3, "Chloé"),
+        (3, "Dan"),
+    ]
+
+
+# Pages, live, read-only
+
+
+def night_of(count, rounds=5, deals=4):
+    """A night of ``count`` players, every round drawn and every deal played."""
+    club = club_writes.create_club(f"Club {count}").club
+    night = new_night(club, count=count, rounds=rounds, deals=deals)
+    for number in range(1, rounds + 1):
+        if number > 1:
+            night_writes.draw_round(club, night, number)
+        for table in night.tables.filter(round=number).select_related("session__sheet"):
+            play(table.session.sheet, [(seat, 40 + seat) for seat in range(deals)])
+    night.refresh_from_db()
+    return club, night
+
+
+@pytest.mark.parametrize(
+    ("name", "readonly"),
+    [
+        ("night", False),
+        ("night_screen", False),
+        ("night_csv", False),
+        ("view_night", True),
+        ("view_night_screen", True),
+    ],
+)
+def test_the_night_s_pages_cost_the_same_at_8_and_60_players(
+    db, name, readonly, django_assert_num_queries
+):
+    counts = {}
+    for players_count in (8, 60):
+        club, night = night_of(players_count, rounds=2, deals=2)
+        token = club.view_token if readonly else club.token
+        url = reverse(name, args=[token, night.number])
+        client = Client()
+        client.get(url)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts[players_count] = len(queries)
+    assert counts[8] == counts[60]
+    assert counts[8] <= 6
+
+
+def test_an_unchanged_poll_is_a_204_of_two_queries(client, club, django_assert_num_queries):
+    night = new_night(club, count=8)
+    page = client.get(reverse("night", args=[club.token, night.number]))
+    version = page.context["version"]
+    live = reverse("night_live", args=[club.token, night.number])
+    with django_assert_num_queries(2):
+        assert client.get(live, {"version": version}).status_code == 204
+    # A hand at any table: the poll answers the live region with the new ranking.
+    table = night.tables.select_related("session__sheet").first()
+    play(table.session.sheet, [(0, 56)])
+    response = client.get(live, {"version": version, "screen": "1"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="night-live"' in html
+    assert "<html" not in html
+    assert f'data-version="{version}"' not in html
+
+
+def test_the_read_only_links_show_no_full_link_and_change_nothing(client, club):
+    night = new_night(club, count=8)
+    for name in ("view_night", "view_night_screen", "view_night_json", "view_night_csv"):
+        response = client.get(reverse(name, args=[club.view_token, night.number]))
+        assert response.status_code == 200
+        body = response.content.decode()
+        assert club.token not in body
+        for table in night.tables.select_related("session__sheet"):
+            assert table.session.sheet.token not in body
+    # The view token opens no write, and the full links are under /c/ only.
+    for path in ("draw/", "players/"):
+        url = f"/cv/{club.view_token}/nights/{night.number}/{path}"
+        assert client.post(url, {"round": "2"}).status_code == 404
+    assert client.get(f"/c/{club.view_token}/nights/1/").status_code == 404
+    assert client.get(f"/c/{club.token}/nights/99999999/").status_code == 404
+
+
+def test_the_night_page_shows_each_table_s_code_and_progress(client, club):
+    night = new_night(club, count=9, deals=4)
+    page = client.get(reverse("night", args=[club.token, night.number])).content.decode()
+    for table in night.tables.select_related("session__sheet"):
+        sheet = table.session.sheet
+        assert reverse("qr", args=[sheet.token]) in page
+        assert sheet.get_absolute_url() in page
+    assert "0 / 4 deals" in page
+
+
+def test_the_timer_counts_the_round_s_minutes(client, club):
+    night = new_night(club, count=8, minutes=45)
+    page = client.get(reverse("night_screen", args=[club.token, night.number])).content.decode()
+    assert "data-left=" in page
+    assert ("45:00" in page) or ("44:59" in page)
+
+
+def test_the_club_page_shows_the_night_and_its_winner(client, club):
+    night = new_night(club, count=8)
+    table = night.tables.select_related("session__sheet").get(table=1)
+    play(table.session.sheet, [(0, 80)])
+    names = dict(club.players.values_list("pk", "name"))
+    winner = names[table.players[0]]
+    for url in (club.get_absolute_url(), club.get_view_url()):
+        page = client.get(url).content.decode()
+        assert "Vendredi" in page
+        assert f"Winner: <strong>{winner}</strong>" in page
+    assert (
+        reverse("night_new", args=[club.token])
+        in client.get(club.get_absolute_url()).content.decode()
+    )
+
+
+# Files
+
+
+def test_the_ranking_csv(client, club):
+    night = new_night(club, count=8, rounds=2)
+    night_writes.draw_round(club, night, 2)
+    for table in night.tables.select_related("session__sheet"):
+        play(table.session.sheet, [(0, 56)])
+    night.refresh_from_db()
+    response = client.get(reverse("night_csv", args=[club.token, night.number]))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0] == ["Place", "Player", "Round 1", "Round 2", "Total"]
+    assert len(rows) == 9
+    for row in rows[1:]:
+        assert int(row[2]) + int(row[3]) == int(row[4])
+    lines = ranking.read(night).lines
+    assert [row[1] for row in rows[1:]] == [line.name for line in lines]
+
+
+def test_the_backup_round_trip_keeps_the_nights(club):
+    night = new_night(club, count=9, rounds=3, minutes=30)
+    night_writes.draw_round(club, night, 2)
+    ana = club.players.get(name="Ana")
+    night_writes.leave(club, night, ana.pk)
+    for table in night.tables.select_related("session__sheet"):
+        play(table.session.sheet, [(0, 56), (1, 30)])
+    # A session of the club outside the night, played earlier: indexes must still match.
+    club_writes.start_session(club, "Mardi", NAMES[:4], 0)
+    data = club_backup.dump(club)
+    assert [n["name"] for n in data["nights"]] == ["Vendredi"]
+    saved = data["nights"][0]
+    assert len(saved["rounds"]) == 2
+    for tables in saved["rounds"]:
+        for table in tables:
+            assert data["sessions"][table["session"]]["players"] == table["players"]
+    restored = club_backup.load(club_backup.dumps(data))
+    again = restored.nights.get()
+    assert (again.name, again.date, again.seed, again.deals, again.rounds, again.minutes) == (
+        "Vendredi",
+        date(2026, 12, 4),
+        night.seed,
+        2,
+        3,
+        30,
+    )
+    names = dict(restored.players.values_list("pk", "name"))
+    assert [names[p] for p in again.gone] == ["Ana"]
+    before = {line.name: line.total for line in ranking.read(Night.objects.get(pk=night.pk)).lines}
+    after = {line.name: line.total for line in ranking.read(again).lines}
+    assert after == before
+    for table in again.tables.select_related("session__sheet"):
+        assert table.session.sheet.name == f"Round {table.round} · Table {table.table}"
+    # And the restored club writes the same nights again.
+    assert club_backup.dump(restored)["nights"] == data["nights"]
+
+
+def test_an_older_backup_without_nights_is_still_valid(club):
+    club_writes.start_session(club, "Mardi", NAMES[:4], 0)
+    data = club_backup.dump(club)
+    assert "nights" not in data
+    assert club_backup.load(club_backup.dumps(data)).nights.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda n: n.update(nights={}), "Nights: give the list"),
+        (lambda n: n["nights"][0].pop("seed"), "Night 1: it has no “seed”."),
+        (lambda n: n["nights"][0].update(deals=0), "Night 1: Deals"),
+        (lambda n: n["nights"][0].update(date="soon"), "Night 1: Date"),
+        (lambda n: n["nights"][0].update(extra=1), "unknown entry"),
+        (lambda n: n["nights"][0]["rounds"][0][0].update(session=99), "“session”"),
+        (
+            lambda n: n["nights"][0]["rounds"][0][0].update(players=["Ana", "X", "Y", "Z"]),
+            "is not one of",
+        ),
+        (lambda n: n["nights"][0]["rounds"][0][0]["players"].reverse(), "same seats"),
+    ],
+)
+def test_a_wrong_night_in_a_backup_is_refused_whole(club, change, message):
+    new_night(club, count=8)
+    data = club_backup.dump(club)
+    change(data)
+    from scoresheet import backup
+
+    with pytest.raises(backup.BackupError) as refused:
+        club_backup.read(club_backup.dumps(data))
+    assert message in refused.value.message
+
+
+def test_night_json_is_the_backup_s_night(client, club):
+    night = new_night(club, count=8)
+    import json
+
+    response = client.get(reverse("night_json", args=[club.token, night.number]))
+    data = json.loads(response.content)
+    assert data["club"] == "Le Petit"
+    assert {k: v for k, v in data.items() if k != "club"} == club_backup.dump(club)["nights"][0]
+    assert data["rounds"][0][0]["table"] == 1
+
+
+def test_table_sizes_and_repeats_hold_for_the_app_s_ids(club):
+    """The draw through the app: 16 players over 5 rounds meet nobody twice."""
+    night = new_night(club, count=16, rounds=5)
+    for number in range(2, 6):
+        night_writes.draw_round(club, night, number)
+    rounds = [[t.players for t in night.tables.filter(round=n)] for n in range(1, 6)]
+    assert draw.repeated_meetings(rounds) == 0
+    assert len(set(itertools.chain.from_iterable(itertools.chain.from_iterable(rounds)))) == 16
