@@ -57,7 +57,8 @@ screenshots: $(VENV)/.installed-test
 # headline, over HTTP against `manage.py serve` with 3 workers and three phones saving
 # (benchmarks/over_http.py: fails when a 10,000 / 10 hands ratio is over 1.5 or a response
 # over 2 MB); then the club (benchmarks/club.py: club, player page, standings at 10 and 200 sessions
-# of 60 hands, fails when a time ratio is over 1.5 or the queries differ); then the big writes
+# of 60 hands, fails when a time ratio is over 1.5 or the queries differ); then a club night
+# (benchmarks/night.py: 8 vs 60 players, same rule); then the big writes
 # (benchmarks/writes.py: imports, rule changes, corrections, merges, and a save at another table
 # during a club's import, on the web too; fails when one misses its target in seconds); the first
 # request after a restart (benchmarks/first_request.py: fails when it costs over 2x a later one);
@@ -68,6 +69,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/run.py --players 5 --sizes 10,10000
 	$(BIN)/python benchmarks/over_http.py
 	$(BIN)/python benchmarks/club.py --sizes 10,200 --hands 60
+	$(BIN)/python benchmarks/night.py
 	$(BIN)/python benchmarks/writes.py
 	$(BIN)/python benchmarks/first_request.py
 	scripts/with-postgres $(BIN)/python benchmarks/capacity.py --quick

@@ -10,9 +10,9 @@ from urllib.parse import quote
 
 import pytest
 from django.db import connections
-from hypothesis import settings
 from django.test import Client
 from django.utils import translation
+from hypothesis import settings
 
 from scoresheet import writes
 

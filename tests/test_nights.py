@@ -380,7 +380,12 @@ def test_an_unchanged_poll_is_a_204_of_two_queries(client, club, django_assert_n
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="night-live"' in html
+    assert html.count('class="screen-line"') == 8
     assert "<html" not in html
+    # The night's page asks for its own region: the ranking's table and the tables' codes.
+    page_region = client.get(live, {"version": version}).content.decode()
+    assert page_region.count("<tr") == 1 + 8
+    assert page_region.count('class="qr"') == 2
     assert f'data-version="{version}"' not in html
 
 

@@ -15,6 +15,14 @@ from django.db.models import Sum
 from scoresheet.models import ClubPlayer, Night, NightTable, Sheet
 
 
+@dataclass(frozen=True)
+class SheetLink:
+    """What the night's pages show of a table's sheet: its two links."""
+
+    token: str
+    view_token: str
+
+
 @dataclass
 class Table:
     """One table of one round: who sits where, the sheet (None when it has none), its progress."""
@@ -23,7 +31,7 @@ class Table:
     table: int
     players: list[int]
     names: list[str] = field(default_factory=list)
-    sheet: Sheet | None = None
+    sheet: SheetLink | None = None
     deals: int = 0
     planned: int = 0
     # Each seat's stored total, in seat order (zeros before the first hand).
@@ -102,43 +110,40 @@ class NightView:
         return sum(table.planned for table in self.current)
 
 
+# A table as ``read`` fetches it: values, not model instances (a night of 60 has 75 tables).
+COLUMNS = (
+    "round",
+    "table",
+    "players",
+    "session__players",
+    "session__sheet__token",
+    "session__sheet__view_token",
+    "session__sheet__hand_count",
+    "session__sheet__totals",
+    "session__sheet__revision",
+)
+
+
 def read(night: Night) -> NightView:
     """The night's tables and ranking from stored results: two queries at any size."""
-    rows = (
-        NightTable.objects.filter(night=night)
-        .select_related("session__sheet")
-        .only(
-            "round",
-            "table",
-            "players",
-            "session__players",
-            "session__sheet__name",
-            "session__sheet__token",
-            "session__sheet__view_token",
-            "session__sheet__hand_count",
-            "session__sheet__totals",
-            "session__sheet__revision",
-        )
-        .order_by("round", "table")
-    )
+    rows = NightTable.objects.filter(night=night).order_by("round", "table").values_list(*COLUMNS)
     tables, revisions = [], 0
-    for row in rows:
-        sheet = row.session.sheet if row.session is not None else None
+    for number, table, drawn, seated, token, view_token, deals, totals, revision in rows:
         # The session's seats are the truth once it exists: a merge of two roster entries
         # updates them (club_writes.merge_players).
-        players = row.session.players if row.session is not None else row.players
+        has_sheet = token is not None
         tables.append(
             Table(
-                row.round,
-                row.table,
-                list(players),
-                sheet=sheet,
-                deals=sheet.hand_count if sheet else 0,
+                number,
+                table,
+                list(seated if seated is not None else drawn),
+                sheet=SheetLink(token, view_token) if has_sheet else None,
+                deals=deals or 0,
                 planned=night.deals,
-                totals=list(sheet.totals) if sheet else [],
+                totals=list(totals or []),
             )
         )
-        revisions += sheet.revision if sheet else 0
+        revisions += revision or 0
     seated = {player for table in tables for player in table.players}
     wanted = set(night.players) | seated
     names = dict(ClubPlayer.objects.filter(pk__in=wanted).values_list("pk", "name"))

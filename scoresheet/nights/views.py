@@ -17,7 +17,7 @@ from scoresheet import writes
 from scoresheet.club_views import club_links, get_club
 from scoresheet.clubs import ClubError
 from scoresheet.models import Club, Night
-from scoresheet.nights import files, ranking
+from scoresheet.nights import files, html, ranking
 from scoresheet.nights import writes as night_writes
 from scoresheet.nights.forms import NightForm
 from scoresheet.views import attachment, renewed
@@ -58,18 +58,10 @@ def timer(night: Night) -> dict | None:
     return {"ends": ends, "left": left, "shown": f"{left // 60}:{left % 60:02d}"}
 
 
-def night_context(night: Night, readonly: bool) -> dict:
+def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
     view = ranking.read(night)
     rounds = list(range(1, night.drawn + 1))
-    for table in view.tables:
-        if table.sheet is not None:
-            sheet = table.sheet
-            table.url = sheet.get_view_url() if readonly else sheet.get_absolute_url()
-            table.qr = reverse(
-                "view_qr" if readonly else "qr",
-                args=[sheet.view_token if readonly else sheet.token],
-            )
-    return {
+    context = {
         "night": night,
         "club": night.club,
         "readonly": readonly,
@@ -80,6 +72,18 @@ def night_context(night: Night, readonly: bool) -> dict:
         "timer": timer(night),
         "version": view.version,
     }
+    # The parts a night repeats per player and per table (nights/html.py).
+    if screen:
+        context["screen_lines"] = html.screen_lines(view.lines)
+        context["screen_tables"] = html.screen_tables(view.current)
+    else:
+        context["ranking_rows"] = html.ranking_rows(view.lines)
+        context["table_cards"] = html.table_cards(view.current, readonly)
+        context["earlier_rounds"] = html.earlier_rounds(view.tables, night.drawn, readonly)
+        if not readonly:
+            context["present"] = html.options(line for line in view.lines if not line.gone)
+            context["gone"] = html.options(line for line in view.lines if line.gone)
+    return context
 
 
 @require_http_methods(["GET", "POST"])
@@ -132,7 +136,8 @@ def night(request, token, number, readonly=False):
 def night_screen(request, token, number, readonly=False):
     """The big screen: the ranking, the round's tables and the timer, following live."""
     night = get_night(token, number, readonly)
-    return render(request, "scoresheet/nights/screen.html", night_context(night, readonly))
+    context = night_context(night, readonly, screen=True)
+    return render(request, "scoresheet/nights/screen.html", context)
 
 
 @require_GET
@@ -146,8 +151,10 @@ def night_live(request, token, number, readonly=False):
     if request.GET.get("version") == ranking.current_version(row["pk"], row["revision"]):
         return HttpResponse(status=204)
     night = get_night(token, number, readonly)
-    template = "screen.html" if request.GET.get("screen") else "night.html"
-    return render(request, f"scoresheet/nights/{template}#live", night_context(night, readonly))
+    screen = bool(request.GET.get("screen"))
+    template = "screen.html" if screen else "night.html"
+    context = night_context(night, readonly, screen=screen)
+    return render(request, f"scoresheet/nights/{template}#live", context)
 
 
 @require_POST
