@@ -21,19 +21,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from scoresheet.models import Camp, Chelem
+from scoresheet.models import Camp, Chelem, Contract
 
 # The files every page needs, kept by the service worker when it installs.
 SHELL = [
     "django_htmx/htmx-2.min.js",
     "scoresheet/app.js",
     "scoresheet/offline.js",
+    "scoresheet/offline/rows.js",
     "scoresheet/scoring.js",
     "scoresheet/icons/icon-192.png",
     "scoresheet/icons/icon-512.png",
     "scoresheet/icons/maskable-512.png",
 ]
 SERVICE_WORKER = "scoresheet/sw.js"
+
 # A sheet's own pages: installing from one makes the home-screen icon open it (iOS).
 SHEET_PATH = re.compile(r"^/[sv]/[A-Za-z0-9_-]{1,32}/$")
 THEME = "#14171a"
@@ -151,11 +153,9 @@ def texts() -> dict:
             ngettext("%(bouts)s bout", "%(bouts)s bouts", n) % {"bouts": n} for n in range(4)
         ],
         "rank": _("#%(rank)s"),
-        "passed": _("Everyone passed"),
-        "alone": _("alone"),
         "per_defender": _("per defender"),
+        "contracts": {str(value): str(label) for value, label in Contract.choices},
+        "sits_out": _("%(name)s sits out"),
         "camps": {str(value): str(label) for value, label in Camp.choices},
         "chelems": {str(value): str(label) for value, label in Chelem.choices},
-        "by_the_defence": _("by the defence"),
-        "sum": _("The row sums to zero"),
     }

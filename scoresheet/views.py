@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, clubs, recent, scoring, stats, summary, writes
+from scoresheet import backup, chart, clubs, recent, rows, scoring, stats, summary, writes
 from scoresheet.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
 from scoresheet.models import Club, Hand, Sheet
 from scoresheet.templatetags.scoresheet import rules_words
@@ -111,6 +111,7 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
     """Everything the sheet page shows: the totals, and the ``LATEST`` hands, or the ``PAGE``
     hands before ``before``, read from what is stored."""
     names = seat_names(sheet)
+    sheet_links = links(sheet, readonly)
     latest = before is None or before > sheet.hand_count
     end = sheet.hand_count + 1 if latest else before
     start = max(1, end - (LATEST if latest else PAGE))
@@ -122,9 +123,11 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
     return {
         "sheet": sheet,
         "readonly": readonly,
-        "links": links(sheet, readonly),
+        "links": sheet_links,
         "names": names,
-        "rows": [(hand.row(len(names), rules), hand) for hand in hands],
+        "rows": [
+            rows.build(hand.row(len(names), rules), names, sheet_links["sheet"]) for hand in hands
+        ],
         "hidden": start - 1,
         "later": 0 if latest else sheet.hand_count - end + 1,
         "earlier_page": start,
@@ -363,12 +366,14 @@ def appended(request, change: writes.Change, names: list[str]):
     sheet = change.sheet
     if not request.htmx:
         return redirect(sheet)
+    sheet_links = links(sheet, readonly=False)
+    line = change.hand.row(len(names), sheet.game_rules)
     context = {
         "sheet": sheet,
-        "links": links(sheet, readonly=False),
+        "links": sheet_links,
         "names": names,
         "scored": sheet.summary(),
-        "row": (change.hand.row(len(names), sheet.game_rules), change.hand),
+        "row": rows.build(line, names, sheet_links["sheet"]),
         "last_hand": change.hand,
         "change": "appended",
     }
@@ -565,13 +570,15 @@ def hand_delete(request, token, number):
         if request.htmx:
             template += "#entry"
         names = seat_names(sheet)
+        sheet_links = links(sheet, readonly=False)
+        line = hand.row(len(names), sheet.game_rules)
         context = {
             "sheet": sheet,
-            "links": links(sheet, readonly=False),
+            "links": sheet_links,
             "names": names,
             "hand": hand,
             "number": number,
-            "row": (hand.row(len(names), sheet.game_rules), hand),
+            "row": rows.build(line, names, sheet_links["sheet"]),
         }
         return render(request, template, context)
     change = writes.delete_hand(token, parse_key(request.POST.get("key")))

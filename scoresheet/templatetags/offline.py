@@ -1,12 +1,14 @@
 """The tags that make the app installable and usable offline (see scoresheet/offline.py)."""
 
 from django import template
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html, json_script
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 
-from scoresheet import offline
+from scoresheet import offline, rows
 
 register = template.Library()
 
@@ -39,3 +41,14 @@ def offline_head(context) -> str:
 def sheet_state(sheet, names, readonly=False) -> str:
     """The sheet's state for the page's script: ``<script type="application/json">``."""
     return json_script(offline.sheet_state(sheet, list(names), bool(readonly)), "sheet-state")
+
+
+@register.simple_tag(takes_context=True)
+def row_template(context) -> str:
+    """The row partial once more, with slots (scoresheet/rows.py): what offline.js fills to show
+    a hand the server has not stored yet."""
+    row = render_to_string(
+        "scoresheet/sheet.html#row",
+        {"row": rows.SLOTS, "slots": True, "names": context.get("names", ())},
+    )
+    return format_html('<template id="row-template">{}</template>', mark_safe(row))

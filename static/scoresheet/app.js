@@ -126,6 +126,20 @@
     // not jump under their thumb (nor under the open form below the rows).
     var fragment = event.detail.fragment;
     if (!fragment || !fragment.querySelectorAll) return;
+    // A row appended to the sheet (a saved hand's answer) that the page shows already (the live
+    // poll brought it, or offline.js shows it waiting) replaces it: a row is never shown twice.
+    // (The poll's answer replaces the whole of #hands: its rows are not appended.)
+    if (target.id === "hands") {
+      Array.prototype.forEach.call(fragment.querySelectorAll("details.hand[id]"), function (row) {
+        var shown = document.getElementById(row.id);
+        var appended = !row.parentElement || row.parentElement.id !== "hands";
+        if (appended && shown && target.contains(shown)) {
+          if (shown.open) row.open = true;
+          shown.replaceWith(row);
+          htmx.process(row);
+        }
+      });
+    }
     var open = target.matches("details.hand[open]") ? [target] : target.querySelectorAll("details.hand[open]");
     Array.prototype.forEach.call(open, function (row) {
       var fresh = row.id && fragment.querySelector("#" + CSS.escape(row.id));
@@ -146,7 +160,8 @@
     }
     return panel.dataset.number ? "&number=" + encodeURIComponent(panel.dataset.number) : "";
   }
-  setInterval(poll, 2000);
+  // The browser tests set window.tarotIntervals (tests/e2e/conftest.py) instead of waiting.
+  setInterval(poll, (window.tarotIntervals && window.tarotIntervals.poll) || 2000);
   document.addEventListener("visibilitychange", poll);
 
   // "Keep the screen on" (Screen Wake Lock API), where the browser has it: a phone lying on

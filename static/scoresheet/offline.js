@@ -10,6 +10,8 @@
 //   its reason, until it is corrected or dropped; the hands after it wait.
 // - Corrections, deletions and undo need the network: offline, the page says so.
 
+import { format, rowFrom, signClass, signed, widthClass } from "./offline/rows.js";
+
 const script = document.querySelector("script[data-scoring]");
 const texts = readJSON("offline-texts") || {};
 let engine = null;
@@ -20,32 +22,17 @@ let syncing = false;
 // before, and nothing is queued.
 let queueReady = false;
 let retry = null;
+// How long to wait before sending again, and between looks at the queue; the browser tests set
+// window.tarotIntervals (tests/e2e/conftest.py) instead of waiting.
+const intervals = { retry: 15000, queue: 20000, ...(window.tarotIntervals || {}) };
 
 function readJSON(id) {
   const element = document.getElementById(id);
   return element ? JSON.parse(element.textContent) : null;
 }
 
-function format(text, params) {
-  return String(text).replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
-}
-
 function escapeHTML(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function signed(value) {
-  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
-}
-
-// As the server's width_class filter: app.css sizes the numbers of a row (of the totals) to fit.
-function widthClass(values) {
-  const widest = Math.max(...values.map((value) => signed(value).length));
-  return `chars-${Math.min(Math.max(widest, 4), 9)}`;
-}
-
-function signClass(value) {
-  return value > 0 ? "positive" : value < 0 ? "negative" : "zero";
 }
 
 // The queue, in IndexedDB: "queue" holds the hands not yet stored, "keys" every key queued here
@@ -229,72 +216,27 @@ function projected(entries) {
   return { rows, totals, count: number, next_dealer: dealer };
 }
 
+// A waiting hand's row: the server's row template, filled (offline/rows.js), with its place in
+// the queue.
 function rowElement(row) {
-  const names = state.names;
-  const element = document.createElement("details");
-  element.className = "hand pending" + (row.entry.status === "refused" ? " refused" : "");
-  if (row.entry.fields === null) element.classList.add("passed");
+  const element = rowFrom(document.getElementById("row-template"), row, {
+    names: state.names,
+    players: state.players,
+    texts,
+    sitsOut: Boolean(rules && rules.dealer_sits_out),
+  }, row.entry.status === "refused" ? ["pending", "refused"] : ["pending"]);
+  if (!element) return null;
   if (row.number !== null) element.id = `hand-${row.number}`;
   element.dataset.key = row.entry.key;
-  const hand = row.hand;
-  const detail = row.detail;
-  let what;
-  if (!hand) {
-    what = `<span class="what">${escapeHTML(texts.passed)}</span>`;
-  } else {
-    const taker = escapeHTML(names[engine.asInt(hand.taker)] || "?");
-    let partner = "";
-    if (hand.partner) partner = ` → ${escapeHTML(names[engine.asInt(hand.partner)] || "?")}`;
-    else if (state.players === 5) partner = ` <span class="badge">${escapeHTML(texts.alone)}</span>`;
-    const contract = { prise: "Prise", garde: "Garde", garde_sans: "Garde sans", garde_contre: "Garde contre" };
-    const points = detail.problems ? hand.points : detail.points;
-    what =
-      `<span class="what"><strong>${taker}</strong>${partner} · ${escapeHTML(contract[hand.contract] || "")}` +
-      ` · ${escapeHTML((texts.bouts || [])[engine.asInt(hand.bouts)] || hand.bouts)}` +
-      ` · ${escapeHTML(format(texts.pts, { points }))}</span>`;
-    if (!detail.problems) {
-      const result = format(detail.made ? texts.made_by : texts.lost_by, { diff: detail.diff });
-      what += ` <span class="result ${detail.made ? "made" : "lost"}">${escapeHTML(result)}</span>`;
-      const badges = [];
-      if (hand.petit_au_bout) {
-        badges.push(`<span class="badge ${escapeHTML(hand.petit_au_bout)}">petit au bout · ${escapeHTML(texts.camps[hand.petit_au_bout] || "")}</span>`);
-      }
-      for (const [seat, size] of Object.entries(hand.poignees)) {
-        badges.push(`<span class="badge">poignée ${escapeHTML(size)} · ${escapeHTML(names[seat])}</span>`);
-      }
-      if (hand.chelem) badges.push(`<span class="badge chelem">chelem · ${escapeHTML(texts.chelems[hand.chelem] || "")}</span>`);
-      if (hand.defence_chelem) badges.push(`<span class="badge chelem">chelem · ${escapeHTML(texts.by_the_defence)}</span>`);
-      what += ` <span class="badges">${badges.join(" ")}</span>`;
-    }
-  }
-  const scores = row.scores
-    .map((value, seat) => `<span class="score ${signClass(value)}" aria-label="${escapeHTML(names[seat])}">${signed(value)}</span>`)
-    .join("");
-  const total = row.scores.reduce((a, b) => a + b, 0);
   let status = texts.waiting;
   if (row.entry.status === "refused") status = format(texts.refused, { reason: row.entry.reason });
   else if (row.entry.status === "sending") status = texts.sending;
   else if (row.blocked) status = texts.blocked;
-  const dealt = format(rules && rules.dealer_sits_out ? texts.deals_out : texts.deals, {
-    name: names[row.dealer],
-  });
-  element.innerHTML =
-    `<summary><span class="meta"><span class="number">${row.number === null ? "?" : row.number}</span>` +
-    `<span class="dealt">${escapeHTML(dealt)}</span> ${what}</span>` +
-    `<span class="grid scores players-${names.length} ${widthClass(row.scores)}">${scores}</span>` +
-    `<span class="checksum${total === 0 ? "" : " unbalanced"}" title="${escapeHTML(texts.sum)}">Σ ${total}${total === 0 ? " ✓" : ""}</span>` +
-    `<span class="queue-status" role="status">${escapeHTML(status)}</span></summary>` +
-    `<div class="detail"></div>`;
-  const body = element.querySelector(".detail");
-  if (detail && !detail.problems) {
-    const formula = document.createElement("p");
-    formula.className = "formula";
-    formula.textContent = `${detail.expression} = ${detail.per_defender < 0 ? "−" + -detail.per_defender : detail.per_defender} `;
-    const unit = document.createElement("span");
-    unit.textContent = texts.per_defender;
-    formula.append(unit);
-    body.append(formula);
-  }
+  const queueStatus = document.createElement("span");
+  queueStatus.className = "queue-status";
+  queueStatus.setAttribute("role", "status");
+  queueStatus.textContent = status;
+  element.querySelector("summary").append(queueStatus);
   if (row.entry.status === "refused") {
     element.open = true;
     const actions = document.createElement("div");
@@ -312,7 +254,7 @@ function rowElement(row) {
     drop.dataset.drop = row.entry.key;
     drop.textContent = texts.drop;
     actions.append(drop);
-    body.append(actions);
+    element.querySelector(".detail").append(actions);
   }
   return element;
 }
@@ -355,19 +297,30 @@ function showTotals(totals, count, nextDealer, waiting) {
   box.classList.toggle("pending", waiting);
 }
 
-// Show the waiting hands after the server's rows, and the totals with them.
+// Show the waiting hands after the server's rows, and the totals with them. Each render reads
+// the queue; only the latest one shows (an older one's queue may hold a hand stored since).
+let renders = 0;
+
 async function render() {
   if (!engine || !readState() || !rules || !state.token) return;
-  return renderNow(await queued());
+  const ticket = ++renders;
+  const entries = await queued();
+  if (ticket !== renders) return;
+  return renderNow(entries);
 }
 
 function renderNow(entries) {
   if (!engine || !readState() || !rules || !state.token) return;
+  renders += 1;
   document.querySelectorAll("#hands .hand.pending").forEach((row) => row.remove());
   const hands = document.getElementById("hands");
   if (!hands) return;
   const view = projected(entries);
-  for (const row of view.rows) hands.append(rowElement(row));
+  for (const row of view.rows) {
+    const element = rowElement(row);
+    // A row is shown once: the server's row of that number, when it is there, wins.
+    if (element && !(element.id && document.getElementById(element.id))) hands.append(element);
+  }
   const waiting = view.rows.some((row) => row.entry.status !== "refused");
   if (entries.length || document.querySelector("#totals.pending")) {
     showTotals(view.totals, view.count, view.next_dealer, waiting);
@@ -456,14 +409,14 @@ async function sync() {
         entry.status = "waiting";
         await updateEntry(entry);
         await render();
-        retry = setTimeout(sync, 15000);
+        retry = setTimeout(sync, intervals.retry);
         return;
       }
       if (response.status >= 500 || response.status === 429) {
         entry.status = "waiting";
         await updateEntry(entry);
         await render();
-        retry = setTimeout(sync, 15000);
+        retry = setTimeout(sync, intervals.retry);
         return;
       }
       const refused = !response.ok || html.includes('class="entry-panel"') || !html.includes('id="totals"');
@@ -839,7 +792,7 @@ async function start() {
     sync();
     setInterval(() => {
       if (!syncing) sync();
-    }, 20000);
+    }, intervals.queue);
   }
   await refreshFromServer();
   registerWorker();
