@@ -28,6 +28,7 @@ SHELL = [
     "django_htmx/htmx-2.min.js",
     "scoresheet/app.js",
     "scoresheet/offline.js",
+    "scoresheet/offline/sheet.js",
     "scoresheet/offline/rows.js",
     "scoresheet/scoring.js",
     "scoresheet/icons/icon-192.png",
