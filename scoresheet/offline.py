@@ -36,6 +36,40 @@ SHELL = [
     "scoresheet/icons/maskable-512.png",
 ]
 SERVICE_WORKER = "scoresheet/sw.js"
+# What the server answers a hand form with, for htmx and for offline.js's queue alike (the
+# queue reads the same status and event): the form again, refused by the rules or the form's
+# own checks; the form again, with the hand as another phone saved it meanwhile; and, with the
+# sheet's new rows, the event that says the hand is stored (now, or before: the same key).
+REFUSED = 422
+CONFLICT = 409
+STORED = "hand-stored"
+
+
+def stored(response):
+    """The answer to a hand stored: it says so in ``HX-Trigger`` (offline.js reads it)."""
+    if response.status_code == 200:
+        response["HX-Trigger"] = STORED
+    return response
+
+
+def htmx_config() -> dict:
+    """htmx's settings (base.html): a refused or outrun hand form is shown, like any answer."""
+    return {
+        "includeIndicatorStyles": False,
+        "allowEval": False,
+        "allowScriptTags": False,
+        "responseHandling": [
+            {"code": "204", "swap": False},
+            {"code": "429", "swap": True},
+            {"code": str(REFUSED), "swap": True},
+            {"code": str(CONFLICT), "swap": True},
+            {"code": "[23]..", "swap": True},
+            {"code": "[45]..", "swap": False, "error": True},
+        ],
+    }
+
+    """The statuses and the event offline.js reads from the answer to a queued hand."""
+
 
 # A sheet's own pages: installing from one makes the home-screen icon open it (iOS).
 SHEET_PATH = re.compile(r"^/[sv]/[A-Za-z0-9_-]{1,32}/$")

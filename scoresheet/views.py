@@ -20,9 +20,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, clubs, recent, rows, scoring, stats, summary, writes
+from scoresheet import backup, chart, clubs, offline, recent, rows, scoring, stats, summary, writes
 from scoresheet.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
 from scoresheet.models import Club, Hand, Sheet
+from scoresheet.offline import CONFLICT, REFUSED
 from scoresheet.templatetags.scoresheet import rules_words
 
 RECENT_SHEETS = 30
@@ -380,8 +381,9 @@ def appended(request, change: writes.Change, names: list[str]):
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def form_page(request, sheet, form, *, editing=False, number=None, preview=None):
-    """The hand form: a whole page, or the fragment htmx puts under the sheet."""
+def form_page(request, sheet, form, *, editing=False, number=None, preview=None, status=200):
+    """The hand form: a whole page, or the fragment htmx puts under the sheet; ``status`` says
+    why it comes back (offline.STATUS: refused, or changed meanwhile)."""
     template = "scoresheet/hand_form.html"
     if request.htmx:
         template += "#entry"
@@ -395,7 +397,9 @@ def form_page(request, sheet, form, *, editing=False, number=None, preview=None)
         "dealer": form.seats[form.dealer],
         "preview": preview,
     }
-    return render(request, template, context)
+    # htmx (and offline.js's queue) read why the form came back from the status; a browser's
+    # plain form shows the page either way.
+    return render(request, template, context, status=status if request.htmx else 200)
 
 
 def hand_form(
@@ -469,25 +473,25 @@ def hand_new(request, token):
     hand = None if passed else form.typed_hand
     if key is None or (hand is None and not passed):
         # Refused: the preview under the form lists the problems too, instead of going blank.
-        return form_page(request, sheet, form, preview=preview_of(form))
+        return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
     try:
         change = writes.add_hand(token, hand, key)
     except writes.KeyTaken:
         # The key belongs to another sheet: a tampered form. Offer a fresh one.
         form.renew_key()
-        return form_page(request, sheet, form)
+        return form_page(request, sheet, form, status=REFUSED)
     except scoring.InvalidHand as error:
         if form.is_valid():
             # Valid when read, refused under the lock: the rules changed meanwhile.
             refused(form, error)
-        return form_page(request, sheet, form, preview=preview_of(form))
+        return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
     if change.already:
         # The same form sent again (a double tap, a resubmitted page, the offline queue whose
         # first answer was lost), even after its hand was deleted: stored once.
         messages.info(request, _("This hand was already saved; it is not saved again."))
-        return updated(request, change.sheet)
+        return offline.stored(updated(request, change.sheet))
     messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
-    return appended(request, change, seats)
+    return offline.stored(appended(request, change, seats))
 
 
 @require_POST
@@ -518,15 +522,22 @@ def hand_edit(request, token, number):
     form = hand_form(sheet, seats, request.POST, editing=True)
     passed = "passed" in request.POST
     if "preview" in request.POST or (not passed and not form.is_valid()):
+        status = 200 if "preview" in request.POST else REFUSED
         return form_page(
-            request, sheet, form, editing=True, number=number, preview=preview_of(form)
+            request,
+            sheet,
+            form,
+            editing=True,
+            number=number,
+            preview=preview_of(form),
+            status=status,
         )
     if passed:
         # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
         key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
         if key is None or form.expired:
             form.is_valid()
-            return form_page(request, sheet, form, editing=True, number=number)
+            return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
         hand = None
     else:
         data = form.cleaned_data
@@ -536,12 +547,18 @@ def hand_edit(request, token, number):
     except scoring.InvalidHand as error:
         refused(form, error)
         return form_page(
-            request, sheet, form, editing=True, number=number, preview=preview_of(form)
+            request,
+            sheet,
+            form,
+            editing=True,
+            number=number,
+            preview=preview_of(form),
+            status=REFUSED,
         )
     except writes.HandRefused as error:
         for message in error.messages(_):
             form.add_error(None, message)
-        return form_page(request, sheet, form, editing=True, number=number)
+        return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
     if change.conflict:
         # Someone saved this hand since this form was opened: show theirs, keep it.
         current = hand_form(change.sheet, seats, hand=change.hand)
@@ -552,6 +569,7 @@ def hand_edit(request, token, number):
             current,
             editing=True,
             number=change.number,
+            status=CONFLICT,
         )
     if not change.done:
         messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))

@@ -1,5 +1,7 @@
 """The tags that make the app installable and usable offline (see scoresheet/offline.py)."""
 
+import json
+
 from django import template
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -25,7 +27,8 @@ def offline_head(context) -> str:
         '<link rel="manifest" href="{}">'
         '<meta name="theme-color" content="{}">'
         '<link rel="apple-touch-icon" href="{}">'
-        '<script type="module" src="{}" data-scoring="{}" data-worker="{}"></script>'
+        '<script type="module" src="{}" data-scoring="{}" data-worker="{}"'
+        ' data-refused="{}" data-conflict="{}" data-stored="{}"></script>'
         "{}",
         manifest,
         offline.THEME,
@@ -33,6 +36,9 @@ def offline_head(context) -> str:
         static("scoresheet/offline.js"),
         static("scoresheet/scoring.js"),
         reverse("service_worker"),
+        offline.REFUSED,
+        offline.CONFLICT,
+        offline.STORED,
         json_script(offline.texts(), "offline-texts"),
     )
 
@@ -52,3 +58,12 @@ def row_template(context) -> str:
         {"row": rows.SLOTS, "slots": True, "names": context.get("names", ())},
     )
     return format_html('<template id="row-template">{}</template>', mark_safe(row))
+
+
+@register.simple_tag
+def htmx_config() -> str:
+    """htmx's settings, as scoresheet/offline.py defines them: ``<meta name="htmx-config">``."""
+    return format_html(
+        '<meta name="htmx-config" content="{}">',
+        json.dumps(offline.htmx_config(), separators=(", ", ": ")),
+    )

@@ -115,6 +115,23 @@
     htmx.ajax("GET", url, { target: "#live", swap: "none" }).then(done, done);
   }
 
+  // Whatever order the answers came in (a save's, the poll's, offline.js's waiting rows), a
+  // hand's row is shown once: the server's, the latest one swapped in.
+  function oneRowEach() {
+    var seen = {};
+    var rows = document.querySelectorAll("#hands details.hand[id]");
+    for (var i = rows.length - 1; i >= 0; i--) {
+      var row = rows[i], kept = seen[row.id];
+      if (!kept) seen[row.id] = row;
+      else if (kept.classList.contains("pending") && !row.classList.contains("pending")) {
+        kept.remove();
+        seen[row.id] = row;
+      } else row.remove();
+    }
+  }
+  document.addEventListener("htmx:oobAfterSwap", oneRowEach);
+  document.addEventListener("htmx:afterSettle", oneRowEach);
+
   // A form replaced while the poll was on its way (saved, refused, reloaded) missed nothing the
   // answer says: its notice is about the form that was asked about.
   var askedFor = "";

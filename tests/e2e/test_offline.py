@@ -70,9 +70,12 @@ def sheet(db):
     return writes.create_sheet("Vendredi", NAMES, 0)
 
 
-def opened(open_page, sheet, **options) -> SheetPage:
-    """The sheet on a phone, once the service worker keeps it and its hand form."""
+def opened(open_page, sheet, poll=None, **options) -> SheetPage:
+    """The sheet on a phone, once the service worker keeps it and its hand form; ``poll``: the
+    live poll's interval in ms, instead of the tests' short one."""
     page = open_page("Pixel 7", **options)
+    if poll:
+        page.add_init_script(f"window.tarotIntervals.poll = {poll};")
     page.goto(sheet.get_absolute_url())
     kept = {
         "pages": [sheet.get_absolute_url()],
@@ -280,7 +283,8 @@ def test_a_hand_whose_answer_was_lost_and_that_was_deleted_meanwhile_is_not_stor
     at that moment): the row keeps waiting. Meanwhile another phone deletes that hand. Sent
     again, its key is spent: the server answers that it was already saved, the queue takes
     that as done and empties, and nothing is stored twice (issue 20)."""
-    phone = opened(open_page, sheet)
+    # No live poll meanwhile: it would show the stored hand's row at once, in place of ours.
+    phone = opened(open_page, sheet, poll=600_000)
     page = phone.page
     answers = []
     deleted = []

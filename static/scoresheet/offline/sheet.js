@@ -420,11 +420,14 @@ async function sync() {
         retry = setTimeout(sync, intervals.retry);
         return;
       }
-      const refused = !response.ok || html.includes('class="entry-panel"') || !html.includes('id="totals"');
-      if (refused) {
+      // The server says what happened (scoresheet/offline.py): a stored hand's answer carries
+      // its event; a refused hand (or one outrun by another phone) comes back with its form.
+      const events = (response.headers.get("HX-Trigger") || "").split(",").map((name) => name.trim());
+      if (!response.ok || !events.includes(script.dataset.stored)) {
+        const withForm = [script.dataset.refused, script.dataset.conflict].includes(String(response.status));
         entry.status = "refused";
         entry.reason = reasonFrom(html) || `${response.status} ${response.statusText}`;
-        entry.form = html.includes('class="entry-panel"') ? html : null;
+        entry.form = withForm ? html : null;
         await updateEntry(entry);
         await render();
         return;
@@ -438,7 +441,10 @@ async function sync() {
       serverState = stateFrom(html) || serverState;
       htmx.swap(document.body, html, { swapStyle: "none" });
       const hands = document.getElementById("hands");
-      for (const row of others) if (hands && row.dataset.key !== entry.key) hands.append(row);
+      for (const row of others) {
+        const shown = row.id && document.getElementById(row.id);
+        if (hands && row.dataset.key !== entry.key && !shown) hands.append(row);
+      }
       readState();
       const stored = document.getElementById(`hand-${state.hand_count}`);
       if (stored && expected && expected.number === state.hand_count) {
