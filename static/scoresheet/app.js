@@ -129,6 +129,17 @@
       } else row.remove();
     }
   }
+  // A poll's answer that an answer to a save overtook shows an older sheet: it would take the
+  // newer rows away (and the page would not ask again). It is dropped; the next poll asks.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig || {};
+    if (!config.path || config.path.indexOf("/live/") < 0) return;
+    var found = /data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
+    var marker = document.getElementById("live");
+    if (found && marker && Number(found[1]) < Number(marker.dataset.revision)) {
+      event.detail.shouldSwap = false;
+    }
+  });
   document.addEventListener("htmx:oobAfterSwap", oneRowEach);
   document.addEventListener("htmx:afterSettle", oneRowEach);
 

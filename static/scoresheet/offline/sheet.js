@@ -139,6 +139,8 @@ function stateFrom(html) {
 }
 
 document.addEventListener("htmx:beforeSwap", (event) => {
+  // An answer app.js drops (an outrun poll's) shows an older sheet.
+  if (!event.detail.shouldSwap) return;
   const fresh = stateFrom(event.detail.serverResponse);
   if (fresh) serverState = fresh;
 });
