@@ -21,19 +21,56 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
-from scoresheet.models import Camp, Chelem
+from scoresheet.models import Camp, Chelem, Contract
 
 # The files every page needs, kept by the service worker when it installs.
 SHELL = [
     "django_htmx/htmx-2.min.js",
     "scoresheet/app.js",
     "scoresheet/offline.js",
+    "scoresheet/offline/sheet.js",
+    "scoresheet/offline/rows.js",
     "scoresheet/scoring.js",
     "scoresheet/icons/icon-192.png",
     "scoresheet/icons/icon-512.png",
     "scoresheet/icons/maskable-512.png",
 ]
 SERVICE_WORKER = "scoresheet/sw.js"
+# What the server answers a hand form with, for htmx and for offline.js's queue alike (the
+# queue reads the same status and event): the form again, refused by the rules or the form's
+# own checks; the form again, with the hand as another phone saved it meanwhile; and, with the
+# sheet's new rows, the event that says the hand is stored (now, or before: the same key).
+REFUSED = 422
+CONFLICT = 409
+STORED = "hand-stored"
+
+
+def stored(response):
+    """The answer to a hand stored: it says so in ``HX-Trigger`` (offline.js reads it)."""
+    if response.status_code == 200:
+        response["HX-Trigger"] = STORED
+    return response
+
+
+def htmx_config() -> dict:
+    """htmx's settings (base.html): a refused or outrun hand form is shown, like any answer."""
+    return {
+        "includeIndicatorStyles": False,
+        "allowEval": False,
+        "allowScriptTags": False,
+        "responseHandling": [
+            {"code": "204", "swap": False},
+            {"code": "429", "swap": True},
+            {"code": str(REFUSED), "swap": True},
+            {"code": str(CONFLICT), "swap": True},
+            {"code": "[23]..", "swap": True},
+            {"code": "[45]..", "swap": False, "error": True},
+        ],
+    }
+
+    """The statuses and the event offline.js reads from the answer to a queued hand."""
+
+
 # A sheet's own pages: installing from one makes the home-screen icon open it (iOS).
 SHEET_PATH = re.compile(r"^/[sv]/[A-Za-z0-9_-]{1,32}/$")
 THEME = "#14171a"
@@ -151,11 +188,9 @@ def texts() -> dict:
             ngettext("%(bouts)s bout", "%(bouts)s bouts", n) % {"bouts": n} for n in range(4)
         ],
         "rank": _("#%(rank)s"),
-        "passed": _("Everyone passed"),
-        "alone": _("alone"),
         "per_defender": _("per defender"),
+        "contracts": {str(value): str(label) for value, label in Contract.choices},
+        "sits_out": _("%(name)s sits out"),
         "camps": {str(value): str(label) for value, label in Camp.choices},
         "chelems": {str(value): str(label) for value, label in Chelem.choices},
-        "by_the_defence": _("by the defence"),
-        "sum": _("The row sums to zero"),
     }

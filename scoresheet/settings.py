@@ -11,6 +11,7 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
 from django.utils.translation import gettext_lazy as _
+from whitenoise.storage import CompressedManifestStaticFilesStorage
 
 from scoresheet import lan
 
@@ -194,10 +195,37 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+
+class StaticStorage(CompressedManifestStaticFilesStorage):
+    """WhiteNoise's storage, with the imports between the app's JavaScript modules (offline.js
+    and its parts, static/scoresheet/offline/) rewritten to the hashed names too: Django's own
+    rewriting (``support_js_module_import_aggregation``), for the app's files only (a vendored
+    htmx extension imports a file that is not shipped)."""
+
+    patterns = (
+        *CompressedManifestStaticFilesStorage.patterns,
+        (
+            "scoresheet/*.js",
+            (
+                (
+                    r"""(?P<matched>import(?s:(?P<import>[\s\{].*?|\*\s*as\s*\w+))"""
+                    r"""\s*from\s*['"](?P<url>[./].*?)["']\s*;)""",
+                    """import%(import)s from "%(url)s";""",
+                ),
+                (
+                    r"""(?P<matched>import\(["'](?P<url>[./].*?)["']\))""",
+                    """import("%(url)s")""",
+                ),
+            ),
+        ),
+    )
+
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Compressed, with content hashes in the names so browsers may cache them for ever.
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "scoresheet.settings.StaticStorage"},
 }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -20,9 +20,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, clubs, recent, scoring, stats, summary, writes
+from scoresheet import backup, chart, clubs, offline, recent, rows, scoring, stats, summary, writes
 from scoresheet.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
 from scoresheet.models import Club, Hand, Sheet
+from scoresheet.offline import CONFLICT, REFUSED
 from scoresheet.templatetags.scoresheet import rules_words
 
 RECENT_SHEETS = 30
@@ -111,6 +112,7 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
     """Everything the sheet page shows: the totals, and the ``LATEST`` hands, or the ``PAGE``
     hands before ``before``, read from what is stored."""
     names = seat_names(sheet)
+    sheet_links = links(sheet, readonly)
     latest = before is None or before > sheet.hand_count
     end = sheet.hand_count + 1 if latest else before
     start = max(1, end - (LATEST if latest else PAGE))
@@ -122,9 +124,11 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
     return {
         "sheet": sheet,
         "readonly": readonly,
-        "links": links(sheet, readonly),
+        "links": sheet_links,
         "names": names,
-        "rows": [(hand.row(len(names), rules), hand) for hand in hands],
+        "rows": [
+            rows.build(hand.row(len(names), rules), names, sheet_links["sheet"]) for hand in hands
+        ],
         "hidden": start - 1,
         "later": 0 if latest else sheet.hand_count - end + 1,
         "earlier_page": start,
@@ -363,20 +367,23 @@ def appended(request, change: writes.Change, names: list[str]):
     sheet = change.sheet
     if not request.htmx:
         return redirect(sheet)
+    sheet_links = links(sheet, readonly=False)
+    line = change.hand.row(len(names), sheet.game_rules)
     context = {
         "sheet": sheet,
-        "links": links(sheet, readonly=False),
+        "links": sheet_links,
         "names": names,
         "scored": sheet.summary(),
-        "row": (change.hand.row(len(names), sheet.game_rules), change.hand),
+        "row": rows.build(line, names, sheet_links["sheet"]),
         "last_hand": change.hand,
         "change": "appended",
     }
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def form_page(request, sheet, form, *, editing=False, number=None, preview=None):
-    """The hand form: a whole page, or the fragment htmx puts under the sheet."""
+def form_page(request, sheet, form, *, editing=False, number=None, preview=None, status=200):
+    """The hand form: a whole page, or the fragment htmx puts under the sheet; ``status`` says
+    why it comes back (offline.STATUS: refused, or changed meanwhile)."""
     template = "scoresheet/hand_form.html"
     if request.htmx:
         template += "#entry"
@@ -390,7 +397,9 @@ def form_page(request, sheet, form, *, editing=False, number=None, preview=None)
         "dealer": form.seats[form.dealer],
         "preview": preview,
     }
-    return render(request, template, context)
+    # htmx (and offline.js's queue) read why the form came back from the status; a browser's
+    # plain form shows the page either way.
+    return render(request, template, context, status=status if request.htmx else 200)
 
 
 def hand_form(
@@ -464,25 +473,25 @@ def hand_new(request, token):
     hand = None if passed else form.typed_hand
     if key is None or (hand is None and not passed):
         # Refused: the preview under the form lists the problems too, instead of going blank.
-        return form_page(request, sheet, form, preview=preview_of(form))
+        return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
     try:
         change = writes.add_hand(token, hand, key)
     except writes.KeyTaken:
         # The key belongs to another sheet: a tampered form. Offer a fresh one.
         form.renew_key()
-        return form_page(request, sheet, form)
+        return form_page(request, sheet, form, status=REFUSED)
     except scoring.InvalidHand as error:
         if form.is_valid():
             # Valid when read, refused under the lock: the rules changed meanwhile.
             refused(form, error)
-        return form_page(request, sheet, form, preview=preview_of(form))
+        return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
     if change.already:
         # The same form sent again (a double tap, a resubmitted page, the offline queue whose
         # first answer was lost), even after its hand was deleted: stored once.
         messages.info(request, _("This hand was already saved; it is not saved again."))
-        return updated(request, change.sheet)
+        return offline.stored(updated(request, change.sheet))
     messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
-    return appended(request, change, seats)
+    return offline.stored(appended(request, change, seats))
 
 
 @require_POST
@@ -513,15 +522,22 @@ def hand_edit(request, token, number):
     form = hand_form(sheet, seats, request.POST, editing=True)
     passed = "passed" in request.POST
     if "preview" in request.POST or (not passed and not form.is_valid()):
+        status = 200 if "preview" in request.POST else REFUSED
         return form_page(
-            request, sheet, form, editing=True, number=number, preview=preview_of(form)
+            request,
+            sheet,
+            form,
+            editing=True,
+            number=number,
+            preview=preview_of(form),
+            status=status,
         )
     if passed:
         # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
         key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
         if key is None or form.expired:
             form.is_valid()
-            return form_page(request, sheet, form, editing=True, number=number)
+            return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
         hand = None
     else:
         data = form.cleaned_data
@@ -531,12 +547,18 @@ def hand_edit(request, token, number):
     except scoring.InvalidHand as error:
         refused(form, error)
         return form_page(
-            request, sheet, form, editing=True, number=number, preview=preview_of(form)
+            request,
+            sheet,
+            form,
+            editing=True,
+            number=number,
+            preview=preview_of(form),
+            status=REFUSED,
         )
     except writes.HandRefused as error:
         for message in error.messages(_):
             form.add_error(None, message)
-        return form_page(request, sheet, form, editing=True, number=number)
+        return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
     if change.conflict:
         # Someone saved this hand since this form was opened: show theirs, keep it.
         current = hand_form(change.sheet, seats, hand=change.hand)
@@ -547,6 +569,7 @@ def hand_edit(request, token, number):
             current,
             editing=True,
             number=change.number,
+            status=CONFLICT,
         )
     if not change.done:
         messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
@@ -565,13 +588,15 @@ def hand_delete(request, token, number):
         if request.htmx:
             template += "#entry"
         names = seat_names(sheet)
+        sheet_links = links(sheet, readonly=False)
+        line = hand.row(len(names), sheet.game_rules)
         context = {
             "sheet": sheet,
-            "links": links(sheet, readonly=False),
+            "links": sheet_links,
             "names": names,
             "hand": hand,
             "number": number,
-            "row": (hand.row(len(names), sheet.game_rules), hand),
+            "row": rows.build(line, names, sheet_links["sheet"]),
         }
         return render(request, template, context)
     change = writes.delete_hand(token, parse_key(request.POST.get("key")))

@@ -2,6 +2,7 @@
 
 import json
 import re
+import uuid
 
 from django.urls import reverse
 
@@ -124,3 +125,36 @@ def test_read_only_state_cannot_queue(client, sheet4):
     assert state["token"] is None
     assert state["hand_url"] is None
     assert sheet4.token not in json.dumps(state)
+
+
+def test_a_hand_form_answers_htmx_with_what_happened(client, htmx, sheet4):
+    """The contract offline.js and htmx read (offline.py): 422 with the form for a refused
+    hand, 409 with the hand as saved for a correction outrun by another phone, and the
+    ``hand-stored`` event with a stored hand, sent again or not."""
+    new = f"/s/{sheet4.token}/hands/new/"
+    refused = htmx.post(new, {"key": str(uuid.uuid4()), "taker": "0"})
+    assert refused.status_code == 422
+    assert 'class="entry-panel' in refused.content.decode()
+    assert "HX-Trigger" not in refused
+    data = {"key": str(uuid.uuid4()), "taker": "0", "contract": "garde", "bouts": "2"}
+    data["points"] = "50"
+    for _again in range(2):
+        stored = htmx.post(new, data)
+        assert stored.status_code == 200
+        assert stored["HX-Trigger"] == "hand-stored"
+    assert sheet4.hands.count() == 1
+    hand = sheet4.hands.get()
+    edit = f"/s/{sheet4.token}/hands/1/edit/"
+    correction = {**data, "key": str(hand.key), "version": str(hand.version), "points": "60"}
+    assert htmx.post(edit, correction).status_code == 200
+    # The same form again: its version is the one before the correction.
+    outrun = htmx.post(edit, {**correction, "points": "70"})
+    assert outrun.status_code == 409
+    config = json.loads(
+        re.search(r'<meta name="htmx-config" content="([^"]*)"', client.get(new).content.decode())
+        .group(1)
+        .replace("&quot;", '"')
+    )
+    handling = {rule["code"]: rule for rule in config["responseHandling"]}
+    assert handling["422"]["swap"]
+    assert handling["409"]["swap"]

@@ -1,12 +1,16 @@
 """The tags that make the app installable and usable offline (see scoresheet/offline.py)."""
 
+import json
+
 from django import template
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.html import format_html, json_script
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 
-from scoresheet import offline
+from scoresheet import offline, rows
 
 register = template.Library()
 
@@ -23,7 +27,8 @@ def offline_head(context) -> str:
         '<link rel="manifest" href="{}">'
         '<meta name="theme-color" content="{}">'
         '<link rel="apple-touch-icon" href="{}">'
-        '<script type="module" src="{}" data-scoring="{}" data-worker="{}"></script>'
+        '<script type="module" src="{}" data-scoring="{}" data-worker="{}"'
+        ' data-refused="{}" data-conflict="{}" data-stored="{}"></script>'
         "{}",
         manifest,
         offline.THEME,
@@ -31,6 +36,9 @@ def offline_head(context) -> str:
         static("scoresheet/offline.js"),
         static("scoresheet/scoring.js"),
         reverse("service_worker"),
+        offline.REFUSED,
+        offline.CONFLICT,
+        offline.STORED,
         json_script(offline.texts(), "offline-texts"),
     )
 
@@ -39,3 +47,23 @@ def offline_head(context) -> str:
 def sheet_state(sheet, names, readonly=False) -> str:
     """The sheet's state for the page's script: ``<script type="application/json">``."""
     return json_script(offline.sheet_state(sheet, list(names), bool(readonly)), "sheet-state")
+
+
+@register.simple_tag(takes_context=True)
+def row_template(context) -> str:
+    """The row partial once more, with slots (scoresheet/rows.py): what offline.js fills to show
+    a hand the server has not stored yet."""
+    row = render_to_string(
+        "scoresheet/sheet.html#row",
+        {"row": rows.SLOTS, "slots": True, "names": context.get("names", ())},
+    )
+    return format_html('<template id="row-template">{}</template>', mark_safe(row))
+
+
+@register.simple_tag
+def htmx_config() -> str:
+    """htmx's settings, as scoresheet/offline.py defines them: ``<meta name="htmx-config">``."""
+    return format_html(
+        '<meta name="htmx-config" content="{}">',
+        json.dumps(offline.htmx_config(), separators=(", ", ": ")),
+    )

@@ -119,3 +119,28 @@ def inline_static(path: str) -> str:
     """One of the app's own static files, inlined (read once; at every request in DEBUG)."""
     text = _static_text.__wrapped__(path) if settings.DEBUG else _static_text(path)
     return mark_safe(text)
+
+
+class PartNode(template.Node):
+    def __init__(self, name, nodelist):
+        self.name = name
+        self.nodelist = nodelist
+
+    def render(self, context):
+        content = self.nodelist.render(context)
+        if not context.get("slots"):
+            return content
+        return f'<span data-part="{self.name}">{content}</span>'
+
+
+@register.tag
+def part(parser, token):
+    """``{% part "name" %}…{% endpart %}``: the content as it is, or, in the row's <template>
+    (``slots`` in the context, see scoresheet/rows.py), a piece the offline script keeps,
+    repeats or drops (rows.js)."""
+    bits = token.split_contents()
+    if len(bits) != 2 or bits[1][0] not in "\"'" or bits[1][0] != bits[1][-1]:
+        raise template.TemplateSyntaxError('{% part "name" %} takes one quoted name')
+    nodelist = parser.parse(("endpart",))
+    parser.delete_first_token()
+    return PartNode(bits[1][1:-1], nodelist)

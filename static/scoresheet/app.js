@@ -121,6 +121,34 @@
     htmx.ajax("GET", url, { target: "#live", swap: "none" }).then(done, done);
   }
 
+  // Whatever order the answers came in (a save's, the poll's, offline.js's waiting rows), a
+  // hand's row is shown once: the server's, the latest one swapped in.
+  function oneRowEach() {
+    var seen = {};
+    var rows = document.querySelectorAll("#hands details.hand[id]");
+    for (var i = rows.length - 1; i >= 0; i--) {
+      var row = rows[i], kept = seen[row.id];
+      if (!kept) seen[row.id] = row;
+      else if (kept.classList.contains("pending") && !row.classList.contains("pending")) {
+        kept.remove();
+        seen[row.id] = row;
+      } else row.remove();
+    }
+  }
+  // A poll's answer that an answer to a save overtook shows an older sheet: it would take the
+  // newer rows away (and the page would not ask again). It is dropped; the next poll asks.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig || {};
+    if (!config.path || config.path.indexOf("/live/") < 0) return;
+    var found = /data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
+    var marker = document.getElementById("live");
+    if (found && marker && Number(found[1]) < Number(marker.dataset.revision)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+  document.addEventListener("htmx:oobAfterSwap", oneRowEach);
+  document.addEventListener("htmx:afterSettle", oneRowEach);
+
   // A form replaced while the poll was on its way (saved, refused, reloaded) missed nothing the
   // answer says: its notice is about the form that was asked about.
   var askedFor = "";
@@ -132,6 +160,20 @@
     // not jump under their thumb (nor under the open form below the rows).
     var fragment = event.detail.fragment;
     if (!fragment || !fragment.querySelectorAll) return;
+    // A row appended to the sheet (a saved hand's answer) that the page shows already (the live
+    // poll brought it, or offline.js shows it waiting) replaces it: a row is never shown twice.
+    // (The poll's answer replaces the whole of #hands: its rows are not appended.)
+    if (target.id === "hands") {
+      Array.prototype.forEach.call(fragment.querySelectorAll("details.hand[id]"), function (row) {
+        var shown = document.getElementById(row.id);
+        var appended = !row.parentElement || row.parentElement.id !== "hands";
+        if (appended && shown && target.contains(shown)) {
+          if (shown.open) row.open = true;
+          shown.replaceWith(row);
+          htmx.process(row);
+        }
+      });
+    }
     var open = target.matches("details.hand[open]") ? [target] : target.querySelectorAll("details.hand[open]");
     Array.prototype.forEach.call(open, function (row) {
       var fresh = row.id && fragment.querySelector("#" + CSS.escape(row.id));
@@ -152,7 +194,8 @@
     }
     return panel.dataset.number ? "&number=" + encodeURIComponent(panel.dataset.number) : "";
   }
-  setInterval(poll, 2000);
+  // The browser tests set window.tarotIntervals (tests/e2e/conftest.py) instead of waiting.
+  setInterval(poll, (window.tarotIntervals && window.tarotIntervals.poll) || 2000);
   document.addEventListener("visibilitychange", poll);
 
   // "Keep the screen on" (Screen Wake Lock API), where the browser has it: a phone lying on

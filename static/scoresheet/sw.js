@@ -19,7 +19,7 @@ self.addEventListener("install", (event) => {
       const files = await caches.open(FILES);
       await files.addAll(CONFIG.shell);
       // The home page too, when the network allows (the app's start page offline).
-      await keep(CONFIG.home, false, true).catch(() => {});
+      await keep(CONFIG.home, false, true).catch((error) => console.info("sw: home page not kept", error));
       await self.skipWaiting();
     })()
   );
@@ -44,7 +44,7 @@ self.addEventListener("message", (event) => {
     Promise.all([
       ...(data.pages || []).map((url) => keep(url, false, data.refresh)),
       ...(data.fragments || []).map((url) => keep(url, true, data.refresh)),
-    ]).catch(() => {})
+    ]).catch((error) => console.info("sw: a page was not kept", error))
   );
 });
 
@@ -106,7 +106,7 @@ async function networkFirst(request, fragment) {
     if (!copy) return null;
     return fragment ? copy : marked(copy);
   };
-  network.catch(() => {});
+  network.catch((error) => console.info("sw: no answer", error));
   let timer;
   const slow = new Promise((resolve) => {
     timer = setTimeout(async () => resolve(await fallback()), PATIENCE);
@@ -131,7 +131,7 @@ async function staleWhileRevalidate(event) {
     return response;
   });
   if (copy) {
-    event.waitUntil(network.catch(() => {}));
+    event.waitUntil(network.catch((error) => console.info("sw: no answer", error)));
     return copy;
   }
   return network;

@@ -106,6 +106,9 @@ def in_flight():
     WSGIHandler.__call__ = original
 
 
+INTERVALS = "window.tarotIntervals = {poll: 300, retry: 300, queue: 1000};"
+
+
 @pytest.fixture
 def open_page(playwright, browser, live_server, in_flight):
     """A fresh browser profile (no cookies) on a device; returns its page, at the live server."""
@@ -121,6 +124,9 @@ def open_page(playwright, browser, live_server, in_flight):
             **{**device(playwright, name), **options}, base_url=live_server.url
         )
         context.set_default_timeout(10_000)
+        # The live poll (2 s) and the offline queue's retry (15 s), shortened: no test waits on
+        # the real intervals (app.js and offline.js read window.tarotIntervals).
+        context.add_init_script(INTERVALS)
         contexts.append(context)
         return context.new_page()
 

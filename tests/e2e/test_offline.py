@@ -52,6 +52,14 @@ KEPT = """async ({pages, fragments}) => {
 }"""
 
 
+# A row's markup but for the queue's own parts (its status, its actions).
+ROW_MARKUP = """row => {
+  const copy = row.cloneNode(true);
+  copy.querySelectorAll('.queue-status, .row-actions').forEach(node => node.remove());
+  return [copy.querySelector('summary').innerHTML, copy.querySelector('.formula').outerHTML];
+}"""
+
+
 def png_size(body: bytes) -> tuple[int, int]:
     assert body[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", body[16:24])
@@ -62,9 +70,12 @@ def sheet(db):
     return writes.create_sheet("Vendredi", NAMES, 0)
 
 
-def opened(open_page, sheet, **options) -> SheetPage:
-    """The sheet on a phone, once the service worker keeps it and its hand form."""
+def opened(open_page, sheet, poll=None, **options) -> SheetPage:
+    """The sheet on a phone, once the service worker keeps it and its hand form; ``poll``: the
+    live poll's interval in ms, instead of the tests' short one."""
     page = open_page("Pixel 7", **options)
+    if poll:
+        page.add_init_script(f"window.tarotIntervals.poll = {poll};")
     page.goto(sheet.get_absolute_url())
     kept = {
         "pages": [sheet.get_absolute_url()],
@@ -239,6 +250,32 @@ def test_online_the_row_shows_before_the_server_answers(open_page, sheet):
     assert Hand.objects.get(sheet=sheet).scores == SAMPLE[0][1]
 
 
+def test_a_row_is_shown_once_when_the_poll_brings_it_before_the_answer(open_page, sheet):
+    """Save's answer is slow: the hand is stored, and the live poll shows its row first. The
+    answer's row (appended to the sheet) then replaces it: hand 1 is on the sheet once."""
+    phone = opened(open_page, sheet)
+    page = phone.page
+    held = []
+
+    def stored_but_slow(route):
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))
+
+    page.route("**/hands/new/", stored_but_slow)
+    enter(phone, SAMPLE[0][0])
+    # The poll's row: the server's, not the waiting one.
+    expect(page.locator("#hand-1:not(.pending)")).to_have_count(1)
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    phone.expect_confirmed()
+    expect(page.locator("#flash")).to_contain_text("Hand 1 saved.")
+    expect(page.locator("#hands details.hand")).to_have_count(1)
+    phone.expect_row(1, SAMPLE[0][1])
+    assert Hand.objects.filter(sheet=sheet).count() == 1
+
+
 def test_a_hand_whose_answer_was_lost_and_that_was_deleted_meanwhile_is_not_stored_again(
     open_page, sheet
 ):
@@ -246,7 +283,8 @@ def test_a_hand_whose_answer_was_lost_and_that_was_deleted_meanwhile_is_not_stor
     at that moment): the row keeps waiting. Meanwhile another phone deletes that hand. Sent
     again, its key is spent: the server answers that it was already saved, the queue takes
     that as done and empties, and nothing is stored twice (issue 20)."""
-    phone = opened(open_page, sheet)
+    # No live poll meanwhile: it would show the stored hand's row at once, in place of ours.
+    phone = opened(open_page, sheet, poll=600_000)
     page = phone.page
     answers = []
     deleted = []
@@ -370,3 +408,47 @@ def test_dealer_sits_out_offline(open_page, db):
     phone.expect_confirmed()
     stored = list(sheet.hands.order_by("number").values_list("dealer", "scores"))
     assert stored == [(4, [92, -44, -4, -44, 0]), (0, [0, -34, -34, -34, 102])]
+
+
+def test_a_waiting_row_is_the_servers_row_in_french(open_page, db):
+    """Offline, in French, at 5 with misère 10: prise… garde, 2 bouts, 45,5 points with Ben
+    called, misère by Chloé. FFT: 45,5 − 41 = 4,5, the half point to the winning camp: made by
+    5, (25 + 5) × 2 = 60 per defender; Ana +120, Ben +60, the others −60; Chloé's misère takes
+    10 from each of the 4 others: +110, +50, −20, −70, −70. The waiting row shows the misère
+    badge and "45,5 pts", and once stored it is the server's row, word for word."""
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
+    sheet = writes.create_sheet("Cinq", names, 4, rules=scoring.Rules(misere=10))
+    phone = opened(open_page, sheet, locale="fr-FR")
+    page = phone.page
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.context.set_offline(True)
+    phone.tap(page.locator("#actions a.primary"))
+    form = phone.form
+    expect(form).to_be_visible()
+
+    def choose(name, value):
+        label = form.locator(f'label:has(input[name="{name}"][value="{value}"])')
+        phone.tap(label)
+        expect(form.locator(f'input[name="{name}"][value="{value}"]')).to_be_checked()
+
+    choose("taker", 0)
+    choose("contract", "garde")
+    choose("partner", 1)
+    choose("bouts", 2)
+    phone.type_into(form.locator('input[name="points"]'), "45,5")
+    phone.tap(form.locator("details.announcements summary"))
+    choose("misere_2", 1)
+    expect_preview_row(page, [110, 50, -20, -70, -70])
+    phone.tap(form.locator('button[name="save"]'))
+    row = phone.row(1)
+    expect(row).to_have_class("hand pending")
+    phone.expect_row(1, [110, 50, -20, -70, -70])
+    expect(row.locator(".what")).to_have_text("Ana → Ben · Garde · 2 bouts · 45,5 pts")
+    expect(row.locator(".badges")).to_have_text("misère · Chloé")
+    expect(row.locator(".formula")).to_contain_text("10 misère × 4 (Chloé)")
+    waiting = row.evaluate(ROW_MARKUP)
+    page.context.set_offline(False)
+    phone.expect_confirmed()
+    assert sheet.hands.get().scores == [110, 50, -20, -70, -70]
+    expect(phone.row(1)).to_have_class("hand")
+    assert phone.row(1).evaluate(ROW_MARKUP) == waiting

@@ -1,0 +1,221 @@
+"""A hand's row on the sheet, with its words and links: what the row partial of sheet.html
+shows, so that templates stop re-reading the hand's raw fields.
+
+The same partial, rendered once with ``SLOTS`` instead of a row, is the ``<template>`` the
+offline script fills for a hand the server has not stored yet (static/scoresheet/offline/rows.js):
+each word the script supplies is a ``data-slot``, each optional or repeated piece a ``data-part``
+(the ``part`` tag), and the row's markup exists once, here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoresheet import chart, sheet
+from scoresheet.models import Camp, Chelem, Contract
+from scoresheet.templatetags.scoresheet import points as points_words
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A seat's score in the row; ``out`` when the seat sits the hand out."""
+
+    name: str
+    score: int
+    out: bool
+
+    @property
+    def sign(self) -> str:
+        return "positive" if self.score > 0 else "negative" if self.score < 0 else "zero"
+
+    @property
+    def signed(self) -> str:
+        return chart.signed(self.score)
+
+    @property
+    def plays(self) -> bool:
+        return not self.out
+
+    @property
+    def out_label(self) -> str:
+        return _("%(name)s sits out") % {"name": self.name}
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A poignée or a misère badge: the poignée's size, or two misères, and who announced it."""
+
+    name: str
+    size: str = ""
+    twice: bool = False
+
+
+@dataclass(frozen=True)
+class MisereTerm:
+    """What a misère announcer receives from each other player: ``10 misère × 3 (Chloé)``,
+    after ``sep`` (", " between terms)."""
+
+    sep: str
+    amount: int
+    others: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """One hand's line, as the sheet shows it: numbers, words and links."""
+
+    number: int
+    dealt: str
+    passed: bool
+    taker: str = ""
+    partner: str = ""
+    alone: bool = False
+    contract: str = ""
+    bouts: str = ""
+    points: str = ""
+    outcome: str = ""
+    result: str = ""
+    petit_au_bout: str = ""
+    camp: str = ""
+    poignees: tuple[Announcement, ...] = ()
+    chelem: str = ""
+    defence_chelem: bool = False
+    miseres: tuple[Announcement, ...] = ()
+    cells: tuple[Cell, ...] = ()
+    scores: tuple[int, ...] = ()
+    total: int = 0
+    balanced: bool = True
+    expression: str = ""
+    per_defender: str = ""
+    misere_terms: tuple[MisereTerm, ...] = ()
+    edit_url: str = ""
+    delete_url: str = ""
+
+    @property
+    def played(self) -> bool:
+        return not self.passed
+
+
+def build(line: sheet.Row, names: Sequence[str], sheet_url: str) -> Row:
+    """The row of a checked hand (``Hand.row``: its breakdown and its stored scores)."""
+    names = list(names)
+    detail = line.breakdown
+    out = detail.sitting_out if detail is not None else None
+    if detail is not None and detail.sitting_out is not None:
+        dealt = _("%(name)s deals and sits out") % {"name": _name(names, line.dealer)}
+    else:
+        dealt = _("%(name)s deals") % {"name": _name(names, line.dealer)}
+    cells = tuple(
+        Cell(_name(names, seat), score, seat == out) for seat, score in enumerate(line.scores)
+    )
+    common = {
+        "number": line.number,
+        "dealt": dealt,
+        "passed": line.passed,
+        "cells": cells,
+        "scores": tuple(line.scores),
+        "total": sum(line.scores),
+        "balanced": line.balanced,
+        "edit_url": f"{sheet_url}hands/{line.number}/edit/",
+        "delete_url": f"{sheet_url}hands/{line.number}/delete/",
+    }
+    hand = line.hand
+    if hand is None:
+        return Row(**common)
+    return Row(
+        **common,
+        taker=_name(names, hand.taker),
+        partner=_name(names, hand.partner) if hand.partner is not None else "",
+        alone=hand.partner is None and detail.players == 5,
+        contract=str(Contract(hand.contract).label),
+        bouts=ngettext("%(bouts)s bout", "%(bouts)s bouts", hand.bouts) % {"bouts": hand.bouts},
+        points=_("%(points)s pts") % {"points": points_words(detail.points)},
+        outcome="made" if detail.made else "lost",
+        result=(_("made by %(diff)s") if detail.made else _("lost by %(diff)s"))
+        % {"diff": detail.diff},
+        petit_au_bout=str(hand.petit_au_bout or ""),
+        camp=str(Camp(hand.petit_au_bout).label) if hand.petit_au_bout else "",
+        poignees=tuple(
+            Announcement(_name(names, seat), str(size)) for seat, size in hand.poignees.items()
+        ),
+        chelem=str(Chelem(hand.chelem).label) if hand.chelem else "",
+        defence_chelem=hand.defence_chelem,
+        miseres=tuple(
+            Announcement(_name(names, seat), twice=count == 2)
+            for seat, count in hand.miseres.items()
+        ),
+        expression=detail.expression(),
+        per_defender=_minus(detail.per_defender),
+        misere_terms=_misere_terms(detail, names),
+    )
+
+
+def _misere_terms(detail, names: list[str]) -> tuple[MisereTerm, ...]:
+    """As ``scoring.Breakdown.misere_expression``, term by term."""
+    announced = [(seat, count) for seat, count in enumerate(detail.misere_counts) if count]
+    return tuple(
+        MisereTerm(", " if index else "", count * detail.misere, detail.players - 1, names[seat])
+        for index, (seat, count) in enumerate(announced)
+    )
+
+
+def _name(names: list[str], seat: int | None) -> str:
+    try:
+        return names[int(seat)]
+    except (IndexError, TypeError, ValueError):
+        return ""
+
+
+def _minus(value: int) -> str:
+    """−42 with a true minus sign, 106 with no sign."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def slot(name: str) -> str:
+    """Where the offline script puts a word of its own (rows.js replaces it by its text)."""
+    return format_html('<span data-slot="{}"></span>', name)
+
+
+class _SlotCell(Cell):
+    """Both kinds of cell, for the <template>: the script keeps one and sets its attributes."""
+
+    plays = True
+    sign = ""
+    signed = slot("signed")
+
+
+class _Slots(Row):
+    @property
+    def played(self) -> bool:
+        return True
+
+
+# The row the <template> is rendered from: every word a slot, every optional piece present once.
+SLOTS = _Slots(
+    number=slot("number"),
+    dealt=slot("dealt"),
+    passed=True,
+    taker=slot("taker"),
+    partner=slot("partner"),
+    alone=True,
+    contract=slot("contract"),
+    bouts=slot("bouts"),
+    points=slot("points"),
+    result=slot("result"),
+    camp=slot("camp"),
+    poignees=(Announcement(slot("name"), slot("size")),),
+    chelem=slot("chelem"),
+    defence_chelem=True,
+    miseres=(Announcement(slot("name"), twice=True),),
+    cells=(_SlotCell("", 0, True),),
+    expression=slot("expression"),
+    per_defender=slot("per_defender"),
+    misere_terms=(MisereTerm(slot("sep"), slot("amount"), slot("others"), slot("name")),),
+    total=slot("total"),
+)

@@ -1,0 +1,134 @@
+// A waiting hand's row: the server's row partial, sent once as <template id="row-template">
+// (scoresheet/rows.py), filled here. Each [data-slot] becomes its text; each [data-part] is kept
+// (once per item when its value is a list) or dropped. The words come from the server (the
+// page's "offline-texts"), the numbers in the page's language: no row markup of our own.
+
+/** Fill ``root``'s slots and parts from ``data``; an item's "@name" sets that attribute on the
+ * part's element ("@class" adds classes). */
+export function fill(root, data) {
+  for (let part = root.querySelector("[data-part]"); part; part = root.querySelector("[data-part]")) {
+    const value = data[part.dataset.part];
+    const items = Array.isArray(value) ? value : value ? [{}] : [];
+    for (const item of items) {
+      const copy = part.cloneNode(true);
+      copy.removeAttribute("data-part");
+      fill(copy, { ...data, ...item });
+      const element = copy.firstElementChild;
+      for (const [name, text] of Object.entries(item)) {
+        if (!name.startsWith("@") || !element) continue;
+        if (name === "@class") element.classList.add(...String(text).split(" ").filter(Boolean));
+        else element.setAttribute(name.slice(1), String(text));
+      }
+      part.before(...copy.childNodes);
+    }
+    part.remove();
+  }
+  for (const slot of root.querySelectorAll("[data-slot]")) {
+    slot.replaceWith(String(data[slot.dataset.slot] ?? ""));
+  }
+}
+
+export function format(text, params) {
+  return String(text).replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
+}
+
+export function signed(value) {
+  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
+}
+
+export function signClass(value) {
+  return value > 0 ? "positive" : value < 0 ? "negative" : "zero";
+}
+
+// As the server's width_class filter: app.css sizes the numbers of a row (of the totals) to fit.
+export function widthClass(values) {
+  const widest = Math.max(...values.map((value) => signed(value).length));
+  return `chars-${Math.min(Math.max(widest, 4), 9)}`;
+}
+
+const minus = (value) => (value < 0 ? `−${-value}` : String(value));
+
+/** Card points as the server writes them: 45, 45,5 in French (the page's language). */
+export function points(value) {
+  const number = Number(value);
+  if (value === "" || value === null || Number.isNaN(number)) return String(value ?? "");
+  return new Intl.NumberFormat(document.documentElement.lang || undefined, {
+    maximumFractionDigits: 1,
+  }).format(number);
+}
+
+/** The words of a hand's row: ``hand`` as scoring.js takes it, ``detail`` its breakdown. */
+export function rowData({ number, dealer, hand, detail, scores }, { names, players, texts, sitsOut }) {
+  const name = (seat) => names[Number(seat)] ?? "?";
+  const problems = !detail || detail.problems;
+  const out = problems || detail.sitting_out === undefined ? null : detail.sitting_out;
+  const data = {
+    number: number === null ? "?" : number,
+    dealt: format(sitsOut ? texts.deals_out : texts.deals, { name: name(dealer) }),
+    passed: !hand,
+    played: Boolean(hand),
+    cells: scores.map((score, seat) =>
+      seat === out
+        ? { out: true, "@aria-label": format(texts.sits_out, { name: name(seat) }) }
+        : { plays: true, signed: signed(score), "@class": signClass(score), "@aria-label": name(seat) }
+    ),
+    total: scores.reduce((a, b) => a + b, 0),
+    balanced: scores.reduce((a, b) => a + b, 0) === 0,
+  };
+  if (!hand) return data;
+  const miseres = Object.entries(hand.miseres).filter(([, count]) => Number(count));
+  Object.assign(data, {
+    taker: name(hand.taker),
+    partner: hand.partner ? name(hand.partner) : "",
+    alone: !hand.partner && players === 5,
+    contract: texts.contracts[hand.contract] || "",
+    bouts: (texts.bouts || [])[Number(hand.bouts)] ?? hand.bouts,
+    points: format(texts.pts, { points: points(problems ? hand.points : detail.points) }),
+    result: problems ? "" : format(detail.made ? texts.made_by : texts.lost_by, { diff: detail.diff }),
+    petit_au_bout: hand.petit_au_bout
+      ? [{ "@class": hand.petit_au_bout, camp: texts.camps[hand.petit_au_bout] || "" }]
+      : [],
+    poignees: Object.entries(hand.poignees).map(([seat, size]) => ({ size, name: name(seat) })),
+    chelem: hand.chelem ? texts.chelems[hand.chelem] || "" : "",
+    defence_chelem: hand.defence_chelem,
+    miseres: miseres.map(([seat, count]) => ({ name: name(seat), twice: Number(count) === 2 })),
+    formula: !problems,
+  });
+  if (!problems) {
+    Object.assign(data, {
+      expression: detail.expression,
+      per_defender: minus(detail.per_defender),
+      misere_text: miseres.length > 0,
+      misere_terms: miseres
+        .sort(([a], [b]) => Number(a) - Number(b))
+        .map(([seat, count], index) => ({
+          sep: index ? ", " : "",
+          amount: Number(count) * detail.misere,
+          others: detail.players - 1,
+          name: name(seat),
+        })),
+    });
+  }
+  return data;
+}
+
+/** The row element of ``row``, from the page's <template>, with ``classes`` of its own; null on
+ * a page without one. */
+export function rowFrom(template, row, context, classes = []) {
+  if (!template) return null;
+  const element = template.content.firstElementChild.cloneNode(true);
+  const data = rowData(row, context);
+  fill(element, data);
+  element.classList.add(...classes);
+  if (data.passed) element.classList.add("passed");
+  const result = element.querySelector(".result");
+  if (result) {
+    if (data.result) result.classList.add(row.detail.made ? "made" : "lost");
+    else result.remove();
+  }
+  const grid = element.querySelector(".grid.scores");
+  if (grid) grid.className = grid.className.replace(/\bchars-\d\b/, widthClass(row.scores));
+  const checksum = element.querySelector(".checksum");
+  if (checksum) checksum.classList.toggle("unbalanced", !data.balanced);
+  return element;
+}
