@@ -81,6 +81,16 @@ def big_sheet(page, base: str, tmp: Path) -> None:
     page.screenshot(path=DOCS / "chart.png")
 
 
+def dark_sheet(browser, p, url: str) -> None:
+    """The same sheet on a phone in dark mode (issue 22)."""
+    context = browser.new_context(**p.devices["Pixel 7"], locale="en-GB", color_scheme="dark")
+    page = context.new_page()
+    page.goto(url)
+    page.locator("#hands .hand").last.locator("summary").click()
+    page.screenshot(path=DOCS / "sheet-dark.png")
+    context.close()
+
+
 def summary_pictures(page) -> None:
     """The big session's summary (issue 23), and the picture a shared link shows."""
     page.get_by_role("link", name="Summary", exact=True).click()
@@ -203,6 +213,7 @@ def main() -> None:
                 page.get_by_role("link", name="Statistics").click()
                 page.screenshot(path=DOCS / "statistics.png", full_page=True)
                 big_sheet(page, base, Path(tmp))
+                dark_sheet(browser, p, page.url)
                 summary_pictures(page)
                 club_page(page, base)
                 browser.close()
@@ -212,6 +223,7 @@ def main() -> None:
     names = [
         "new-session",
         "sheet",
+        "sheet-dark",
         "chart",
         "statistics",
         "hand-form",
