@@ -452,3 +452,28 @@ def test_a_waiting_row_is_the_servers_row_in_french(open_page, db):
     assert sheet.hands.get().scores == [110, 50, -20, -70, -70]
     expect(phone.row(1)).to_have_class("hand")
     assert phone.row(1).evaluate(ROW_MARKUP) == waiting
+
+
+def test_a_taker_alone_at_5_is_queued_and_scored_at_once(open_page, db):
+    """Issue 22: at 5, a taker who called themselves ("alone") is queued and scored offline like
+    any hand (it was refused as "Partner missing"). Garde, 2 bouts, 56 points: 41 needed, made
+    by 15, (25 + 15) × 2 = 80 per defender; alone, the taker takes 4 × 80 (RULES.md §4)."""
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
+    sheet = writes.create_sheet("Cinq", names, 0)
+    phone = opened(open_page, sheet)
+    page = phone.page
+    row = [320, -80, -80, -80, -80]
+    page.context.set_offline(True)
+    phone.open_new_hand()
+    phone.fill_hand(scoring.Hand(5, 0, "garde", 2, 56, partner=None), names)
+    expect(page.locator("#preview .preview-scores .score")).to_have_text([signed(v) for v in row])
+    phone.save(confirmed=False)
+    phone.expect_row(1, row)
+    expect(phone.row(1)).to_have_class("hand pending")
+    expect(phone.row(1).locator(".badge")).to_contain_text(["alone"])
+    page.context.set_offline(False)
+    expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
+    phone.expect_row(1, row)
+    stored = Sheet.objects.get(pk=sheet.pk)
+    assert list(stored.hands.values_list("scores", flat=True)) == [row]
+    assert stored.hands.get().partner is None

@@ -167,7 +167,9 @@ function handFrom(data, seats) {
     contract: data.get("contract"),
     bouts: data.get("bouts"),
     points,
-    partner: data.get("partner"),
+    // forms.ALONE: the taker called themselves, which scoring.js reads as no partner (issue 22:
+    // passed as is, "alone" was taken for a partner missing).
+    partner: data.get("partner") === "alone" ? null : data.get("partner"),
     petit_au_bout: data.get("petit_au_bout"),
     poignees: {},
     chelem: data.get("chelem"),
