@@ -231,7 +231,7 @@ def build_sessions(size: int, count: int) -> list[str]:
     """``count`` sessions of ``size`` hands in the server's database, before it starts: one
     restored from a backup by the app's own import (``backup.load``, what `manage.py
     import_session` does), then copied row for row. Their tokens."""
-    from scoresheet import backup
+    from scoresheet.files import session_backup as backup
 
     sheet = backup.load(session_backup(size, seed=size))
     return [sheet.token, *(copy_session(sheet) for _ in range(count - 1))]
@@ -412,7 +412,7 @@ def measure_size(browser: Browser, token: str, repeat: int, budget: float, warm:
 
 def csv_memory(token: str) -> dict:
     """Peak Python memory streaming the CSV export of a session, against holding its hands."""
-    from scoresheet import backup
+    from scoresheet.files import session_backup as backup
     from scoresheet.models import Sheet
 
     sheet = Sheet.objects.get(token=token)

@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
-from scoresheet import after_views, health, offline, views
+from scoresheet import health
+from scoresheet.sessions import after_views, offline, views
 
 READ_ONLY = {"readonly": True}
 
@@ -25,7 +26,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     # For the proxy's health checks and monitoring (scoresheet/health.py).
     path("healthz", health.healthz, name="healthz"),
-    # Installable and offline (scoresheet/offline.py): the worker's scope is the whole site.
+    # Installable and offline (scoresheet/sessions/offline.py): the worker's scope is the whole
+    # site.
     path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("sw.js", offline.service_worker, name="service_worker"),
     path("new/", views.new_sheet, name="new_sheet"),
@@ -67,7 +69,7 @@ urlpatterns = [
     path("v/<str:token>/print/", after_views.print_sheet, READ_ONLY, name="view_print_sheet"),
     path("v/<str:token>/export.xlsx", after_views.export_xlsx, READ_ONLY, name="view_export_xlsx"),
     # The club (issue 16): its own module of URLs.
-    path("", include("scoresheet.club_urls")),
+    path("", include("scoresheet.clubs.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]

@@ -1,4 +1,5 @@
-"""The file formats (scoresheet/backup.py): the JSON backup round trip, its checks, the CSV."""
+"""The file formats (scoresheet/files/session_backup.py): the JSON backup round trip, its checks,
+the CSV."""
 
 import csv
 import io
@@ -12,7 +13,8 @@ from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import backup, bulk, scoring
+from scoresheet import bulk, scoring
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Hand, Seat, Sheet
 from tests.reading import rescored, store
 

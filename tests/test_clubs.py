@@ -1,4 +1,5 @@
-"""The club's domain (scoresheet/clubs.py): standings on hand-built clubs, periods, the rating,
+"""The club's domain (scoresheet/clubs/standings.py): standings on hand-built clubs, periods, the
+rating,
 the roster's renames and merges. Expected values are worked out from RULES.md by hand."""
 
 from datetime import date, datetime
@@ -9,8 +10,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from openskill.models import PlackettLuce
 
-from scoresheet import club_writes, clubs, scoring, writes
+from scoresheet import scoring
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer
+from scoresheet.sessions import writes
 
 pytestmark = pytest.mark.django_db
 PARIS = ZoneInfo("Europe/Paris")

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 
-from scoresheet import backup
+from scoresheet.files import session_backup as backup
 from scoresheet.management.commands.export_session import token_of
 from scoresheet.models import Hand, Seat, Sheet
 

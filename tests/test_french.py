@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
+from scoresheet.sessions import writes
 
 pytestmark = pytest.mark.django_db
 

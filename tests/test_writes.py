@@ -1,4 +1,5 @@
-"""The one write path (scoresheet/writes.py): every change keeps the stored scores equal to a
+"""The one write path (scoresheet/sessions/writes.py): every change keeps the stored scores equal
+to a
 full re-scoring, and the stored facts (who dealt) never move."""
 
 import uuid
@@ -16,8 +17,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from scoresheet import bulk, scoring, stats, writes
+from scoresheet import bulk, scoring, stats
 from scoresheet.models import Hand, Sheet
+from scoresheet.sessions import writes
 from tests.reading import rescored, store
 
 pytestmark = pytest.mark.django_db

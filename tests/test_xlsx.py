@@ -1,4 +1,5 @@
-"""The spreadsheet files (scoresheet/xlsx.py), read back with openpyxl as a spreadsheet program
+"""The spreadsheet files (scoresheet/files/xlsx.py), read back with openpyxl as a spreadsheet
+program
 would: the CSV's cells one by one, numbers as numbers, text as typed, and the workbook's looks."""
 
 import csv
@@ -10,9 +11,13 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
 
-from scoresheet import backup, club_backup, club_writes, clubs, writes, xlsx
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import club_backup, xlsx
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
 from scoresheet.scoring import Hand, Rules
+from scoresheet.sessions import writes
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,5 @@
-"""The tags that make the app installable and usable offline (see scoresheet/offline.py)."""
+"""The tags that make the app installable and usable offline (see
+scoresheet/sessions/offline.py)."""
 
 from django import template
 from django.templatetags.static import static
@@ -6,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html, json_script
 from django.utils.http import urlencode
 
-from scoresheet import offline
+from scoresheet.sessions import offline
 
 register = template.Library()
 

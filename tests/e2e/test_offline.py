@@ -11,8 +11,9 @@ import struct
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
 from scoresheet.models import Hand, Sheet
+from scoresheet.sessions import writes
 
 from .sheet_page import SheetPage, signed
 from .test_accessibility import axe_violations

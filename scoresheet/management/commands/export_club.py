@@ -5,7 +5,8 @@ from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import club_backup, clubs
+from scoresheet.clubs import standings as clubs
+from scoresheet.files import club_backup
 from scoresheet.models import Club
 
 

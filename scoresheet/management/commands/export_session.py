@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import backup
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
 
 

@@ -4,7 +4,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import backup, club_backup
+from scoresheet.files import club_backup
+from scoresheet.files import session_backup as backup
 
 
 class Command(BaseCommand):

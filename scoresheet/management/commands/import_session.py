@@ -4,7 +4,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import backup
+from scoresheet.files import session_backup as backup
 
 
 class Command(BaseCommand):

@@ -3,9 +3,10 @@ and the clubs' stored results from their sessions."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import club_results, writes
+from scoresheet.clubs import results as club_results
 from scoresheet.management.commands.export_session import token_of
 from scoresheet.models import Club, Sheet
+from scoresheet.sessions import writes
 
 
 class Command(BaseCommand):

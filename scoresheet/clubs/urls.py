@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from scoresheet import after_views, club_views
+from scoresheet.clubs import views as club_views
+from scoresheet.sessions import after_views
 
 READ_ONLY = {"readonly": True}
 

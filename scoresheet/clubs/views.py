@@ -20,8 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import chart, club_backup, club_writes, clubs, writes
-from scoresheet.club_forms import (
+from scoresheet import chart
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
+from scoresheet.clubs.forms import (
     AttachForm,
     ClubForm,
     ClubImportForm,
@@ -30,9 +32,11 @@ from scoresheet.club_forms import (
     NewClubForm,
     PlayerNameForm,
 )
+from scoresheet.files import club_backup
 from scoresheet.models import Club, Sheet
+from scoresheet.sessions import writes
+from scoresheet.sessions.views import attachment, remember, renewed
 from scoresheet.templatetags.scoresheet import rules_words
-from scoresheet.views import attachment, remember, renewed
 
 RECENT_CLUBS = 10
 # The club page lists the latest sessions: no page grows with the club.

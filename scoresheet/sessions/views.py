@@ -20,9 +20,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, clubs, recent, scoring, stats, summary, writes
-from scoresheet.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
+from scoresheet import chart, scoring, stats
+from scoresheet.clubs import standings as clubs
+from scoresheet.files import session_backup as backup
+from scoresheet.lists import recent
 from scoresheet.models import Club, Hand, Sheet
+from scoresheet.sessions import summary, writes
+from scoresheet.sessions.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
 from scoresheet.templatetags.scoresheet import rules_words
 
 RECENT_SHEETS = 30

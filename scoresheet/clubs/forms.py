@@ -5,9 +5,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import backup, club_backup
 from scoresheet import names as player_names
-from scoresheet.forms import KeyedForm, RulesForm, SheetForm
+from scoresheet.files import club_backup
+from scoresheet.files import session_backup as backup
+from scoresheet.sessions.forms import KeyedForm, RulesForm, SheetForm
 
 # A name refused by names.checked, in the words of the field's own checks.
 NAME_ERRORS = {"blank": "required", "long": "max_length"}

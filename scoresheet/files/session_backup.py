@@ -24,8 +24,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
 from scoresheet import names as player_names
-from scoresheet import scoring, writes
+from scoresheet import scoring
 from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Sheet
+from scoresheet.sessions import writes
 
 FORMAT = "tarot-scoresheet/1"
 # Limits a public server needs: a backup is read whole into memory and checked hand by hand.

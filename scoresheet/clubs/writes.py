@@ -20,13 +20,15 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 
-from scoresheet import bulk, club_results, scoring, writes
+from scoresheet import bulk, scoring
 from scoresheet import names as player_names
-from scoresheet.clubs import NAME_LENGTH, ClubError, _
+from scoresheet.clubs import results as club_results
+from scoresheet.clubs.standings import NAME_LENGTH, ClubError, _
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet, SpentKey
+from scoresheet.sessions import writes
 
 if TYPE_CHECKING:
-    from scoresheet.club_backup import ClubBackup
+    from scoresheet.files.club_backup import ClubBackup
 
 # What a roster name already taken says, wherever it is typed.
 TAKEN = _("“%(name)s” is already one of the club's players.")

@@ -32,8 +32,9 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from scoresheet import chart, club_results, scoring, stats
+from scoresheet import chart, scoring, stats
 from scoresheet import names as player_names
+from scoresheet.clubs import results as club_results
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet
 
 # A read-only link in this browser's list of clubs, beside the full-access tokens.

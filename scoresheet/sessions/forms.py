@@ -10,9 +10,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import backup as backups
 from scoresheet import names as player_names
 from scoresheet import scoring
+from scoresheet.files import session_backup as backups
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
 MAX_SEATS = max(scoring.SEATS)

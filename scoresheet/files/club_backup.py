@@ -20,8 +20,11 @@ from types import SimpleNamespace
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import backup, club_writes, clubs, scoring
 from scoresheet import names as player_names
+from scoresheet import scoring
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Club
 
 FORMAT = "tarot-club/1"

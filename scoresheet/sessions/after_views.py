@@ -21,11 +21,15 @@ from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoresheet import backup, chart, club_backup, clubs, feuille, summary, summary_image, xlsx
-from scoresheet.club_views import chosen_period, get_club
+from scoresheet import chart, feuille
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs.views import chosen_period, get_club
+from scoresheet.files import club_backup, xlsx
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
+from scoresheet.sessions import summary, summary_image
+from scoresheet.sessions.views import attachment, get_sheet, links, remember, seat_names
 from scoresheet.templatetags.scoresheet import rules_words
-from scoresheet.views import attachment, get_sheet, links, remember, seat_names
 
 # Where the printed sheet's rows go in its page (print.html).
 HANDS_MARK = "<!-- hands -->"
