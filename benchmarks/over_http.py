@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from harness import NAMES, Server
 
 from scoresheet import scoring
+from scoresheet.files import session_csv
 
 LISTED = 30  # sessions on the home page: views.RECENT_SHEETS, the most it lists
 WRITERS = 3
@@ -412,7 +413,6 @@ def measure_size(browser: Browser, token: str, repeat: int, budget: float, warm:
 
 def csv_memory(token: str) -> dict:
     """Peak Python memory streaming the CSV export of a session, against holding its hands."""
-    from scoresheet.files import session_backup as backup
     from scoresheet.models import Sheet
 
     sheet = Sheet.objects.get(token=token)
@@ -425,7 +425,7 @@ def csv_memory(token: str) -> dict:
         finally:
             tracemalloc.stop()
 
-    streaming = peak(lambda: sum(len(line) for line in backup.csv_lines(sheet)))
+    streaming = peak(lambda: sum(len(line) for line in session_csv.csv_lines(sheet)))
     holding = peak(lambda: list(sheet.hands.all()))
     return {"hands": sheet.hands.count(), "streaming_bytes": streaming, "holding_bytes": holding}
 

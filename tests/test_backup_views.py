@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from scoresheet import scoring
 from scoresheet.files import session_backup as backup
+from scoresheet.files.filenames import attachment
 from scoresheet.models import Hand, Seat, Sheet
 from scoresheet.sessions.forms import ImportForm
-from scoresheet.sessions.views import attachment
 from tests.reading import rescored, store
 
 pytestmark = pytest.mark.django_db

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 
 from scoresheet.files import session_backup as backup
+from scoresheet.files import session_csv
 from scoresheet.management.commands.export_session import token_of
 from scoresheet.models import Hand, Seat, Sheet
 
@@ -63,14 +64,16 @@ def test_export_session_csv(restored, tmp_path):
     run("export_session", restored.token, "--csv", "-o", str(target))
     data = target.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
-    assert data == "".join(backup.csv_lines(restored)).encode()
+    assert data == "".join(session_csv.csv_lines(restored)).encode()
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
     assert rows[0][12:] == ["Ana", "Ben", "Chloé", "Dan", "Élise"]
     assert rows[-2][0] == "Total"
 
 
 def test_export_session_csv_to_stdout(restored):
-    assert run("export_session", restored.token, "--csv") == "".join(backup.csv_lines(restored))
+    assert run("export_session", restored.token, "--csv") == "".join(
+        session_csv.csv_lines(restored)
+    )
 
 
 def test_export_unknown_session_fails(sheet4):

@@ -20,10 +20,13 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 
+# _ only marks a message for extraction; ClubError.translated translates it.
+from django.utils.translation import gettext_noop as _
+
 from scoresheet import bulk, scoring
 from scoresheet import names as player_names
+from scoresheet.clubs import ClubError
 from scoresheet.clubs import results as club_results
-from scoresheet.clubs.standings import NAME_LENGTH, ClubError, _
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet, SpentKey
 from scoresheet.sessions import writes
 
@@ -67,12 +70,12 @@ def _locked_sheet(sheet_id: int) -> Sheet:
 def clean_player_name(value: str) -> str:
     """A roster name as it is stored, or ``ClubError`` saying why it cannot be one."""
     try:
-        return player_names.checked(value or "", NAME_LENGTH)
+        return player_names.checked(value or "", player_names.PLAYER_LENGTH)
     except player_names.InvalidName as error:
         if error.reason == "blank":
             raise ClubError(_("Name: enter the player's name.")) from None
         raise ClubError(
-            _("Name: a name has at most %(length)s characters."), length=NAME_LENGTH
+            _("Name: a name has at most %(length)s characters."), length=player_names.PLAYER_LENGTH
         ) from None
 
 

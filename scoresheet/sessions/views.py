@@ -5,52 +5,30 @@ with the fragments that changed, swapped out of band.
 """
 
 import io
-import unicodedata
 import uuid
-from urllib.parse import quote
 
 import segno
 from django.contrib import messages
-from django.db.models import Q
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from scoresheet import chart, scoring, stats
-from scoresheet.clubs import standings as clubs
-from scoresheet.files import session_backup as backup
 from scoresheet.lists import recent
-from scoresheet.models import Club, Hand, Sheet
+from scoresheet.models import Club, Sheet
 from scoresheet.sessions import summary, writes
-from scoresheet.sessions.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
+from scoresheet.sessions.forms import RenameForm, RulesForm, SheetForm
 from scoresheet.templatetags.scoresheet import rules_words
 
-RECENT_SHEETS = 30
 # The sheet page shows the latest hands (what the table looks back at), and "Earlier hands"
 # pages back through the others, a longer page at a time: no page grows with the session.
 LATEST = 20
 PAGE = 100
 # A hand number beyond this is no hand (and too big for the database's integers).
 MAX_NUMBER = 2**31 - 1
-# A read-only link in this browser's list of sheets, beside the full-access tokens.
-READ_ONLY = "v/"
-
-
-def remember(request, sheet: Sheet, names=(), readonly: bool = False) -> None:
-    """Keep the sheet's token in this browser's own session, newest first.
-
-    Tokens only (``names`` is not kept): the cookie stays far below the 4 KB browsers keep,
-    however long the names; the names the new-session form suggests come from these sheets.
-    """
-    entry = READ_ONLY + sheet.view_token if readonly else sheet.token
-    entries = [e for e in request.session.get("sheets", []) if e != entry]
-    request.session["sheets"] = [entry, *entries][:RECENT_SHEETS]
-    # Cookies written before names were looked up carried them: drop them.
-    request.session.pop("names", None)
 
 
 def get_sheet(token: str, readonly: bool = False) -> Sheet:
@@ -140,124 +118,6 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
     }
 
 
-def hand_at(sheet: Sheet, number: int) -> Hand:
-    """The hand numbered ``number`` (from 1) in play order, or 404."""
-    if not 1 <= number <= MAX_NUMBER:
-        raise Http404
-    return get_object_or_404(sheet.hands, number=number)
-
-
-def recent_sheets(request) -> list[dict]:
-    """This browser's sessions, newest first, each with its players, hand count and leaders."""
-    entries = request.session.get("sheets", [])
-    full = [e for e in entries if not e.startswith(READ_ONLY)]
-    read_only = [e.removeprefix(READ_ONLY) for e in entries if e.startswith(READ_ONLY)]
-    found = Sheet.objects.filter(Q(token__in=full) | Q(view_token__in=read_only))
-    by_entry = {}
-    for sheet in found.prefetch_related("seats"):
-        by_entry[sheet.token] = (sheet, False)
-        by_entry[READ_ONLY + sheet.view_token] = (sheet, True)
-    recent, shown = [], set()
-    for entry in entries:
-        if entry not in by_entry or by_entry[entry][0].pk in shown:
-            continue
-        sheet, readonly = by_entry[entry]
-        # A browser given both links of a sheet keeps the one that can play.
-        readonly = readonly and sheet.token not in full
-        shown.add(sheet.pk)
-        names = [seat.name for seat in sheet.seats.all()]
-        recent.append(
-            {
-                "sheet": sheet,
-                "url": sheet.get_view_url() if readonly else sheet.get_absolute_url(),
-                "readonly": readonly,
-                "entries": listed_entries(entries, sheet),
-                # Its own local time, made naive: a template would convert it again, and
-                # fail on a date at the end of the calendar (backup.local_time).
-                "created": backup.local_time(sheet.created).replace(tzinfo=None),
-                "names": names,
-                "hands": sheet.hand_count,
-                "leaders": [names[seat] for seat in sheet.summary().leaders],
-            }
-        )
-    return recent
-
-
-def listed_entries(entries: list[str], item: Sheet | Club) -> list[str]:
-    """The entries of this browser's list that open ``item``: its full link, its read-only
-    link, or both."""
-    return [e for e in (item.token, READ_ONLY + item.view_token) if e in entries]
-
-
-def home_context(request, import_form: ImportForm) -> dict:
-    """The home page: this browser's sessions and clubs, and what it just took off its list."""
-    club_entries = request.session.get("clubs", [])
-    listed_clubs = clubs.listed(club_entries)  # issue 16
-    for item in listed_clubs:
-        item["entries"] = listed_entries(club_entries, item["club"])
-    return {
-        "recent": recent_sheets(request),
-        "clubs": listed_clubs,
-        "import_form": import_form,
-        "forgotten": shown_once(request),
-    }
-
-
-def shown_once(request) -> dict | None:
-    """What ``forget`` just took off the list, the first time the home page shows it (with its
-    undo); kept for ``put_back`` until the next removal."""
-    forgotten = request.session.get("forgotten")
-    if not forgotten or forgotten.get("shown"):
-        return None
-    request.session["forgotten"] = forgotten | {"shown": True}
-    return forgotten
-
-
-@require_GET
-def home(request):
-    """The sessions this browser created or opened, newest first, and the backup import."""
-    return render(request, "scoresheet/home.html", home_context(request, ImportForm()))
-
-
-# This browser's lists (tokens in its session): a session or a club comes off the list, and
-# back; nothing is deleted, and its link still opens it.
-LISTS = {"sheets": Sheet, "clubs": Club}
-
-
-@require_POST
-def forget(request):
-    """Take a session (or a club) off this browser's list; it stays reachable by its link."""
-    kind = request.POST.get("list")
-    model = LISTS.get(kind)
-    entries = request.session.get(kind, []) if model else []
-    gone = [e for e in request.POST.getlist("entry") if e in entries]
-    if gone:
-        tokens = [e for e in gone if not e.startswith(READ_ONLY)]
-        views = [e.removeprefix(READ_ONLY) for e in gone if e.startswith(READ_ONLY)]
-        found = model.objects.filter(Q(token__in=tokens) | Q(view_token__in=views))
-        request.session[kind] = [e for e in entries if e not in gone]
-        request.session["forgotten"] = {
-            "list": kind,
-            "entries": [[entries.index(e), e] for e in gone],
-            "name": found.values_list("name", flat=True).first() or "",
-        }
-    return redirect("home")
-
-
-@require_POST
-def put_back(request):
-    """Undo ``forget``: the entries it took off go back where they were in the list."""
-    forgotten = request.session.pop("forgotten", None) or {}
-    kind = forgotten.get("list")
-    if kind in LISTS:
-        entries = list(request.session.get(kind, []))
-        for position, entry in forgotten.get("entries", []):
-            if entry not in entries:
-                entries.insert(position, entry)
-        request.session[kind] = entries[:RECENT_SHEETS]
-    return redirect("home")
-
-
 @require_http_methods(["GET", "POST"])
 def new_sheet(request):
     """Start a session: the players, the first dealer, a name."""
@@ -278,12 +138,12 @@ def new_sheet(request):
             form.is_valid()
         else:
             # Sent twice (a double tap): the second opens the session the first made.
-            remember(request, change.sheet, data["names"])
+            recent.remember(request, recent.SHEETS, change.sheet)
             return redirect(change.sheet)
     return render(
         request,
         "scoresheet/new_sheet.html",
-        {"form": form, "known_names": recent.known_names(request.session.get("sheets", []))},
+        {"form": form, "known_names": recent.known_names(request)},
     )
 
 
@@ -291,7 +151,7 @@ def new_sheet(request):
 def sheet(request, token, readonly=False):
     """The score sheet: totals, one row per hand, and (full access) the actions."""
     sheet = get_sheet(token, readonly)
-    remember(request, sheet, readonly=readonly)
+    recent.remember(request, recent.SHEETS, sheet, readonly)
     context = sheet_context(sheet, readonly, before=shown_page(request))
     if readonly:
         # A read-only link pasted in a chat shows its card (issue 23); the full link has none.
@@ -348,244 +208,6 @@ def running_totals(request, token, readonly=False):
     return render(request, "scoresheet/_chart.html", context)
 
 
-def updated(request, sheet: Sheet, change: str = "all", number: int | None = None):
-    """After a change: redirect a plain form, or send htmx the regions that changed.
-
-    ``change`` is "edited" (row ``number``) or "all" (rows renumber); see ``appended``.
-    """
-    if not request.htmx:
-        return redirect(sheet)
-    context = sheet_context(sheet, change=change)
-    if change == "edited":
-        shown = number - 1 - context["hidden"]
-        context["row"] = context["rows"][shown] if 0 <= shown < len(context["rows"]) else None
-    return render(request, "scoresheet/sheet.html#changed", context)
-
-
-def appended(request, change: writes.Change, names: list[str]):
-    """After a new hand: its row, the totals and the next dealer, from what was just stored."""
-    sheet = change.sheet
-    if not request.htmx:
-        return redirect(sheet)
-    context = {
-        "sheet": sheet,
-        "links": links(sheet, readonly=False),
-        "names": names,
-        "scored": sheet.summary(),
-        "row": (change.hand.row(len(names), sheet.game_rules), change.hand),
-        "last_hand": change.hand,
-        "change": "appended",
-    }
-    return render(request, "scoresheet/sheet.html#changed", context)
-
-
-def form_page(request, sheet, form, *, editing=False, number=None, preview=None):
-    """The hand form: a whole page, or the fragment htmx puts under the sheet."""
-    template = "scoresheet/hand_form.html"
-    if request.htmx:
-        template += "#entry"
-    if number is None:
-        number = sheet.hand_count + 1
-    context = {
-        "sheet": sheet,
-        "form": form,
-        "editing": editing,
-        "number": number,
-        "dealer": form.seats[form.dealer],
-        "preview": preview,
-    }
-    return render(request, template, context)
-
-
-def hand_form(
-    sheet: Sheet, seats: list[str], data=None, *, editing: bool = False, hand: Hand | None = None
-) -> HandForm:
-    """The hand form under the session's rules: a new hand (dealt by whoever's turn it is), or
-    a correction (``editing``, or prefilled from ``hand``) that can also correct the dealer."""
-    if editing and data is not None:
-        # The hand the correction's key names keeps its dealer unless the form changes it.
-        key = parse_key(data.get("key"))
-        stored = sheet.hands.filter(key=key).values_list("dealer", flat=True).first()
-        return HandForm(
-            data,
-            seats=seats,
-            rules=sheet.game_rules,
-            dealer=sheet.next_dealer if stored is None else stored,
-            editing=True,
-        )
-    if hand is not None:
-        return HandForm(
-            seats=seats,
-            rules=sheet.game_rules,
-            dealer=hand.dealer,
-            editing=True,
-            initial=HandForm.initial_from(hand),
-        )
-    return HandForm(data, seats=seats, rules=sheet.game_rules, dealer=sheet.next_dealer)
-
-
-def preview_of(form: HandForm) -> dict:
-    """The row a valid form would save, or its problems; warnings either way."""
-    if not form.is_valid():
-        return {"errors": [e for errors in form.errors.values() for e in errors]}
-    hand = form.cleaned_data["hand"]
-    detail = scoring.breakdown(hand, form.rules)
-    return {
-        "breakdown": detail,
-        "scores": [
-            (name, value, seat == detail.sitting_out)
-            for seat, (name, value) in enumerate(zip(form.seats, detail.scores, strict=True))
-        ],
-        "warnings": [w.translated(_) for w in scoring.warnings(hand, form.rules)],
-        "converted": form.cleaned_data.get("counted_by_defence"),
-    }
-
-
-def refused(form: HandForm, error: scoring.InvalidHand) -> None:
-    """Show on the form why the write path refused its hand (the rules changed meanwhile)."""
-    for problem in error.problems:
-        form.add_error(None, problem.translated(_))
-
-
-@require_http_methods(["GET", "POST"])
-def hand_new(request, token):
-    """Enter a hand (or a deal everyone passed); the form's key makes saving idempotent."""
-    sheet = get_sheet(token)
-    seats = seat_names(sheet)
-    if request.method == "GET":
-        return form_page(request, sheet, hand_form(sheet, seats))
-
-    form = hand_form(sheet, seats, request.POST)
-    if "preview" in request.POST:
-        return form_page(request, sheet, form, preview=preview_of(form))
-    # A broken key would make every resend a new deal: the form says it expired instead.
-    key = None if form.expired else parse_key(request.POST.get("key"))
-    passed = "passed" in request.POST
-    form.is_valid()
-    # The hand as typed, even one the rules refuse: the write path answers a key already spent
-    # first (the deal has moved on since: the next dealer may sit out and be its taker), then
-    # refuses the hand with the rules' reasons, which the form shows already.
-    hand = None if passed else form.typed_hand
-    if key is None or (hand is None and not passed):
-        # Refused: the preview under the form lists the problems too, instead of going blank.
-        return form_page(request, sheet, form, preview=preview_of(form))
-    try:
-        change = writes.add_hand(token, hand, key)
-    except writes.KeyTaken:
-        # The key belongs to another sheet: a tampered form. Offer a fresh one.
-        form.renew_key()
-        return form_page(request, sheet, form)
-    except scoring.InvalidHand as error:
-        if form.is_valid():
-            # Valid when read, refused under the lock: the rules changed meanwhile.
-            refused(form, error)
-        return form_page(request, sheet, form, preview=preview_of(form))
-    if change.already:
-        # The same form sent again (a double tap, a resubmitted page, the offline queue whose
-        # first answer was lost), even after its hand was deleted: stored once.
-        messages.info(request, _("This hand was already saved; it is not saved again."))
-        return updated(request, change.sheet)
-    messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
-    return appended(request, change, seats)
-
-
-@require_POST
-def hand_preview(request, token):
-    """The live preview under the hand form: the row it would save, or what is wrong."""
-    sheet = get_sheet(token)
-    # A correction's form carries who dealt; a new hand is dealt by whoever's turn it is.
-    form = hand_form(
-        sheet, seat_names(sheet), request.POST, editing=bool(request.POST.get("version"))
-    )
-    return render(
-        request,
-        "scoresheet/hand_form.html#preview",
-        {"sheet": sheet, "form": form, "preview": preview_of(form)},
-    )
-
-
-@require_http_methods(["GET", "POST"])
-def hand_edit(request, token, number):
-    """Correct a hand: the same form, prefilled; the form's key names the hand it edits."""
-    sheet = get_sheet(token)
-    seats = seat_names(sheet)
-    if request.method == "GET":
-        hand = hand_at(sheet, number)
-        form = hand_form(sheet, seats, hand=hand)
-        return form_page(request, sheet, form, editing=True, number=number)
-
-    form = hand_form(sheet, seats, request.POST, editing=True)
-    passed = "passed" in request.POST
-    if "preview" in request.POST or (not passed and not form.is_valid()):
-        return form_page(
-            request, sheet, form, editing=True, number=number, preview=preview_of(form)
-        )
-    if passed:
-        # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
-        key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
-        if key is None or form.expired:
-            form.is_valid()
-            return form_page(request, sheet, form, editing=True, number=number)
-        hand = None
-    else:
-        data = form.cleaned_data
-        key, version, hand = data["key"], data.get("version"), data["hand"]
-    try:
-        change = writes.correct_hand(token, key, version, hand, dealer=form.dealer)
-    except scoring.InvalidHand as error:
-        refused(form, error)
-        return form_page(
-            request, sheet, form, editing=True, number=number, preview=preview_of(form)
-        )
-    except writes.HandRefused as error:
-        for message in error.messages(_):
-            form.add_error(None, message)
-        return form_page(request, sheet, form, editing=True, number=number)
-    if change.conflict:
-        # Someone saved this hand since this form was opened: show theirs, keep it.
-        current = hand_form(change.sheet, seats, hand=change.hand)
-        current.conflict = True
-        return form_page(
-            request,
-            change.sheet,
-            current,
-            editing=True,
-            number=change.number,
-        )
-    if not change.done:
-        messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
-        return updated(request, change.sheet)
-    messages.success(request, _("Hand %(number)s corrected.") % {"number": change.number})
-    return updated(request, change.sheet, "edited", change.number)
-
-
-@require_http_methods(["GET", "POST"])
-def hand_delete(request, token, number):
-    """Delete a hand after a confirmation; later hands renumber, and who dealt stays."""
-    sheet = get_sheet(token)
-    if request.method == "GET":
-        hand = hand_at(sheet, number)
-        template = "scoresheet/hand_delete.html"
-        if request.htmx:
-            template += "#entry"
-        names = seat_names(sheet)
-        context = {
-            "sheet": sheet,
-            "links": links(sheet, readonly=False),
-            "names": names,
-            "hand": hand,
-            "number": number,
-            "row": (hand.row(len(names), sheet.game_rules), hand),
-        }
-        return render(request, template, context)
-    change = writes.delete_hand(token, parse_key(request.POST.get("key")))
-    if change.done:
-        messages.success(request, _("Hand %(number)s deleted.") % {"number": change.number})
-    else:
-        messages.info(request, _("That hand was already deleted."))
-    return updated(request, change.sheet)
-
-
 def parse_version(data) -> int | None:
     """The version a correction started from, or None when it is not a version."""
     value = data.get("version", "")
@@ -610,17 +232,6 @@ def parse_key(value) -> uuid.UUID | None:
         return uuid.UUID(str(value))
     except ValueError:
         return None
-
-
-@require_POST
-def undo(request, token):
-    """Take back the last hand, if it is still the last one."""
-    change = writes.undo(token, parse_key(request.POST.get("key")))
-    if change.done:
-        messages.success(request, _("Hand %(number)s undone.") % {"number": change.number})
-    else:
-        messages.info(request, _("Nothing to undo: the last hand has changed."))
-    return updated(request, change.sheet)
 
 
 @require_http_methods(["GET", "POST"])
@@ -688,7 +299,7 @@ def players(request, token):
         "sheet": sheet,
         "form": form,
         "club": Club.objects.filter(sessions__sheet=sheet).first(),
-        "known_names": recent.known_names(request.session.get("sheets", [])),
+        "known_names": recent.known_names(request),
     }
     return render(request, "scoresheet/players.html", context)
 
@@ -722,53 +333,6 @@ def statistics(request, token, readonly=False):
 
 
 # Files: the CSV for spreadsheets, the JSON backup, and restoring a backup.
-
-
-def attachment(filename: str) -> str:
-    """A Content-Disposition for a download: the UTF-8 name (RFC 5987) and an ASCII fallback."""
-    ascii_name = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode()
-    ascii_name = "".join(c if c.isalnum() or c in " .,()-_" else "_" for c in ascii_name)
-    ascii_name = " ".join(ascii_name.split())
-    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(filename, safe='')}"
-
-
-@require_GET
-def export_csv(request, token, readonly=False):
-    """The sheet as CSV for a spreadsheet, streamed row by row."""
-    sheet = get_sheet(token, readonly)
-    language = translation.get_language()
-
-    def lines():
-        # The body is produced after the view returns: keep the request's language for it.
-        with translation.override(language):
-            yield from backup.csv_lines(sheet)
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = attachment(backup.filename(sheet, "csv"))
-    return response
-
-
-@require_GET
-def export_json(request, token, readonly=False):
-    """The sheet's backup: a JSON file that restores it exactly, streamed a hand a line."""
-    sheet = get_sheet(token, readonly)
-    response = StreamingHttpResponse(
-        backup.dump_lines(sheet), content_type="application/json; charset=utf-8"
-    )
-    response["Content-Disposition"] = attachment(backup.filename(sheet, "json"))
-    return response
-
-
-@require_POST
-def import_backup(request):
-    """Restore a backup file as a new session, or show the home page with why it was refused."""
-    form = ImportForm(request.POST, request.FILES)
-    if form.is_valid():
-        sheet = backup.restore(form.cleaned_data["backup"])
-        remember(request, sheet)
-        messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
-        return redirect(sheet)
-    return render(request, "scoresheet/home.html", home_context(request, form))
 
 
 # Sharing: the two links and their QR codes.

@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 from django.core.management.base import BaseCommand, CommandError
 
 from scoresheet.clubs import standings as clubs
-from scoresheet.files import club_backup
+from scoresheet.files import club_backup, club_csv
 from scoresheet.models import Club
 
 
@@ -31,7 +31,7 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(f"No club {club!r}.")
         if standings:
-            chunks = club_backup.csv_lines(clubs.standings(found))
+            chunks = club_csv.csv_lines(clubs.standings(found))
         else:
             chunks = [club_backup.dumps(club_backup.dump(found))]
         if output is None or output == "-":

@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 from django.core.management.base import BaseCommand, CommandError
 
 from scoresheet.files import session_backup as backup
+from scoresheet.files import session_csv
 from scoresheet.models import Sheet
 
 
@@ -27,7 +28,7 @@ class Command(BaseCommand):
         sheet = Sheet.objects.filter(token=token_of(session)).first()
         if sheet is None:
             raise CommandError(f"No session {session!r}.")
-        chunks = backup.csv_lines(sheet) if csv else [backup.dumps(backup.dump(sheet))]
+        chunks = session_csv.csv_lines(sheet) if csv else [backup.dumps(backup.dump(sheet))]
         if output is None or output == "-":
             for chunk in chunks:
                 self.stdout.write(chunk, ending="")

@@ -4,8 +4,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet.files import club_backup
-from scoresheet.files import session_backup as backup
+from scoresheet.files import club_backup, json_backup
 
 
 class Command(BaseCommand):
@@ -28,7 +27,7 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         try:
             club = club_backup.load(data)
-        except backup.BackupError as error:
+        except json_backup.BackupError as error:
             raise CommandError(error.message) from None
         players = club.players.count()
         sessions = club.sessions.count()

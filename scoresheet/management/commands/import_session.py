@@ -4,6 +4,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoresheet.files import json_backup
 from scoresheet.files import session_backup as backup
 
 
@@ -28,7 +29,7 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         try:
             sheet = backup.load(data)
-        except backup.BackupError as error:
+        except json_backup.BackupError as error:
             raise CommandError(error.message) from None
         players = sheet.seats.count()
         hands = sheet.hands.count()
