@@ -96,14 +96,21 @@ class Row:
     misere_terms: tuple[MisereTerm, ...] = ()
     edit_url: str = ""
     delete_url: str = ""
+    # Each player's total after this hand, as a paper sheet writes it (issue 22): written
+    # (+318, −106) and the app.css class that fits the widest.
+    running: tuple[str, ...] = ()
+    running_width: str = ""
 
     @property
     def played(self) -> bool:
         return not self.passed
 
 
-def build(line: sheet.Row, names: Sequence[str], sheet_url: str) -> Row:
-    """The row of a checked hand (``Hand.row``: its breakdown and its stored scores)."""
+def build(
+    line: sheet.Row, names: Sequence[str], sheet_url: str, running: Sequence[int] = ()
+) -> Row:
+    """The row of a checked hand (``Hand.row``: its breakdown and its stored scores), and
+    ``running``: the stored totals after it."""
     names = list(names)
     detail = line.breakdown
     out = detail.sitting_out if detail is not None else None
@@ -124,6 +131,8 @@ def build(line: sheet.Row, names: Sequence[str], sheet_url: str) -> Row:
         "balanced": line.balanced,
         "edit_url": f"{sheet_url}hands/{line.number}/edit/",
         "delete_url": f"{sheet_url}hands/{line.number}/delete/",
+        "running": tuple(_signed(total) for total in running),
+        "running_width": _width(running) if running else "",
     }
     hand = line.hand
     if hand is None:
@@ -172,6 +181,17 @@ def _name(names: list[str], seat: int | None) -> str:
         return ""
 
 
+def _signed(value: int) -> str:
+    """+318, −106 (a true minus sign), 0: as the sheet writes a score."""
+    return f"+{value}" if value > 0 else _minus(value)
+
+
+def _width(values: Sequence[int]) -> str:
+    """As the templates' width_class: the class that fits the widest of ``values``."""
+    widest = max(len(_signed(value)) for value in values)
+    return f"chars-{min(max(widest, 4), 9)}"
+
+
 def _minus(value: int) -> str:
     """−42 with a true minus sign, 106 with no sign."""
     return f"−{-value}" if value < 0 else str(value)
@@ -218,4 +238,6 @@ SLOTS = _Slots(
     per_defender=slot("per_defender"),
     misere_terms=(MisereTerm(slot("sep"), slot("amount"), slot("others"), slot("name")),),
     total=slot("total"),
+    running=(slot("signed"),),
+    running_width="chars-5",
 )

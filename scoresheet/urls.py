@@ -70,5 +70,6 @@ urlpatterns = [
     path("", include("scoresheet.club_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("theme/", theme.set_theme, name="set_theme"),
+    path("running-totals/", theme.set_running_totals, name="set_running_totals"),
     path("admin/", admin.site.urls),
 ]

@@ -20,7 +20,19 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import backup, chart, clubs, offline, recent, rows, scoring, stats, summary, writes
+from scoresheet import (
+    backup,
+    chart,
+    clubs,
+    offline,
+    recent,
+    rows,
+    scoring,
+    stats,
+    summary,
+    theme,
+    writes,
+)
 from scoresheet.forms import HandForm, ImportForm, RenameForm, RulesForm, SheetForm
 from scoresheet.models import Club, Hand, Sheet
 from scoresheet.offline import CONFLICT, REFUSED
@@ -127,7 +139,8 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
         "links": sheet_links,
         "names": names,
         "rows": [
-            rows.build(hand.row(len(names), rules), names, sheet_links["sheet"]) for hand in hands
+            rows.build(hand.row(len(names), rules), names, sheet_links["sheet"], hand.totals)
+            for hand in hands
         ],
         "hidden": start - 1,
         "later": 0 if latest else sheet.hand_count - end + 1,
@@ -355,6 +368,9 @@ def updated(request, sheet: Sheet, change: str = "all", number: int | None = Non
     """
     if not request.htmx:
         return redirect(sheet)
+    if change == "edited" and theme.running_totals(request):
+        # A correction moves the running totals of every later row: all of them are sent.
+        change = "all"
     context = sheet_context(sheet, change=change)
     if change == "edited":
         shown = number - 1 - context["hidden"]
@@ -374,7 +390,7 @@ def appended(request, change: writes.Change, names: list[str]):
         "links": sheet_links,
         "names": names,
         "scored": sheet.summary(),
-        "row": rows.build(line, names, sheet_links["sheet"]),
+        "row": rows.build(line, names, sheet_links["sheet"], change.hand.totals),
         "last_hand": change.hand,
         "change": "appended",
     }

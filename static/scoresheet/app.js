@@ -30,7 +30,19 @@
       if (notice) notice.replaceChildren();
       return;
     }
-    // Cancel inside the sheet just closes the panel.
+      // The running totals (issue 22): shown or hidden at once, remembered on this phone in the
+    // cookie the server reads (scoresheet/theme.py); without JavaScript the link does it.
+    var running = event.target.closest("[data-running-switch]");
+    if (running) {
+      event.preventDefault();
+      var on = running.getAttribute("aria-checked") !== "true";
+      running.setAttribute("aria-checked", on ? "true" : "false");
+      running.href = running.href.replace(/show=[01]/, "show=" + (on ? "0" : "1"));
+      document.documentElement.toggleAttribute("data-running", on);
+      document.cookie = "running=" + (on ? "1; max-age=31536000" : "; max-age=0") + "; path=/; samesite=lax";
+      return;
+    }
+  // Cancel inside the sheet just closes the panel.
     var cancel = event.target.closest("[data-cancel]");
     var entry = cancel && cancel.closest("#entry");
     if (entry) {

@@ -58,7 +58,7 @@ export function points(value) {
 }
 
 /** The words of a hand's row: ``hand`` as scoring.js takes it, ``detail`` its breakdown. */
-export function rowData({ number, dealer, hand, detail, scores }, { names, players, texts, sitsOut }) {
+export function rowData({ number, dealer, hand, detail, scores, totals }, { names, players, texts, sitsOut }) {
   const name = (seat) => names[Number(seat)] ?? "?";
   const problems = !detail || detail.problems;
   const out = problems || detail.sitting_out === undefined ? null : detail.sitting_out;
@@ -74,6 +74,9 @@ export function rowData({ number, dealer, hand, detail, scores }, { names, playe
     ),
     total: scores.reduce((a, b) => a + b, 0),
     balanced: scores.reduce((a, b) => a + b, 0) === 0,
+    // The totals after this hand, as the server's row has them (a refused hand has none).
+    running: Boolean(totals),
+    totals: (totals || []).map((total) => ({ signed: signed(total) })),
   };
   if (!hand) return data;
   const miseres = Object.entries(hand.miseres).filter(([, count]) => Number(count));
@@ -128,6 +131,8 @@ export function rowFrom(template, row, context, classes = []) {
   }
   const grid = element.querySelector(".grid.scores");
   if (grid) grid.className = grid.className.replace(/\bchars-\d\b/, widthClass(row.scores));
+  const running = element.querySelector(".grid.running");
+  if (running) running.className = running.className.replace(/\bchars-\d\b/, widthClass(row.totals));
   const checksum = element.querySelector(".checksum");
   if (checksum) checksum.classList.toggle("unbalanced", !data.balanced);
   return element;

@@ -213,6 +213,7 @@ function projected(entries) {
     }
     if (entry.status !== "refused") {
       totals = totals.map((total, seat) => total + row.scores[seat]);
+      row.totals = totals;
       dealer = engine.nextDealer(dealer, seats);
     }
     return row;
