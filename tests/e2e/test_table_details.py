@@ -54,3 +54,24 @@ def test_a_saved_message_goes_when_the_sheet_moves_on_or_a_form_opens(open_page)
     expect(first.page.locator("#flash")).to_contain_text("Hand 3 saved.")
     first.open_new_hand()
     expect(first.page.locator("#flash")).to_be_empty()
+
+
+def test_saving_hands_logs_no_error(open_page):
+    """Issue 22: each save logged htmx errors (the preview's request, cancelled by the save). Save
+    right after typing the points, while the preview is on its way, three times."""
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    sheet = writes.create_sheet("Console", names, 0)
+    phone = SheetPage(open_page("Pixel 7"))
+    page = phone.page
+    errors = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(sheet.get_absolute_url())
+    for number in (1, 2, 3):
+        phone.open_new_hand()
+        phone.fill_hand(scoring.Hand(4, number % 4, "garde", 2, 51), names)
+        phone.save()
+        expect(phone.row(number)).to_be_visible()
+    assert errors == []
