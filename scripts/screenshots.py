@@ -82,12 +82,19 @@ def big_sheet(page, base: str, tmp: Path) -> None:
 
 
 def dark_sheet(browser, p, url: str) -> None:
-    """The same sheet on a phone in dark mode (issue 22)."""
+    """The same sheet on a phone in dark mode, and with its running totals shown (issue 22)."""
     context = browser.new_context(**p.devices["Pixel 7"], locale="en-GB", color_scheme="dark")
     page = context.new_page()
     page.goto(url)
     page.locator("#hands .hand").last.locator("summary").click()
     page.screenshot(path=DOCS / "sheet-dark.png")
+    context.close()
+    context = browser.new_context(**p.devices["Pixel 7"], locale="en-GB")
+    page = context.new_page()
+    page.goto(url)
+    page.get_by_role("switch", name="Running totals").click()
+    page.locator("#hands .hand").last.scroll_into_view_if_needed()
+    page.screenshot(path=DOCS / "sheet-running.png")
     context.close()
 
 
@@ -224,6 +231,7 @@ def main() -> None:
         "new-session",
         "sheet",
         "sheet-dark",
+        "sheet-running",
         "chart",
         "statistics",
         "hand-form",

@@ -455,6 +455,7 @@
   "use strict";
 
   var pushed = false; // this page added the open form's history entry
+  var backing = false; // this page went back over a closed form's entry, not yet arrived
   var before = null; // where the sheet was scrolled when the form was asked for
   var DRAFT = "tarot-draft:" + location.pathname;
   // What a player fills in; the form's own bookkeeping (key, version, CSRF) is not a draft.
@@ -535,7 +536,7 @@
 
   // A form opens: its history entry, and the draft of a new hand.
   function opened(form) {
-    if (!pushed) {
+    if (!pushed && !backing) {
       clearFlash();
       history.pushState({ tarotForm: true }, "");
       pushed = true;
@@ -549,7 +550,10 @@
   function closed() {
     if (!pushed) return;
     pushed = false;
-    if (history.state && history.state.tarotForm) history.back();
+    if (history.state && history.state.tarotForm) {
+      backing = true;
+      history.back();
+    }
   }
 
   var entry = document.getElementById("entry");
@@ -600,6 +604,17 @@
   );
   window.addEventListener("popstate", function () {
     var form = panel();
+    if (backing) {
+      // Our own step back over a closed form's entry. A form opened meanwhile (Save, then at
+      // once New hand) gets its entry now, so that Back does not close it by mistake.
+      backing = false;
+      if (form && !pushed) {
+        clearFlash();
+        history.pushState({ tarotForm: true }, "");
+        pushed = true;
+      }
+      return;
+    }
     if (!form || !pushed) return;
     pushed = false;
     keep(form);
