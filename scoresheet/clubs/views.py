@@ -385,7 +385,7 @@ def club_attach(request, token):
         elif hasattr(sheet, "club_session"):
             form.add_error("session", _("This session already belongs to a club."))
         else:
-            match = clubs.proposed_match(club, sheet)
+            match = proposed_match(club, sheet)
             seats = [
                 {
                     "seat": seat,
