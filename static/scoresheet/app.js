@@ -118,17 +118,18 @@
     var marker = document.getElementById("live");
     if (!marker || polling || document.visibilityState !== "visible") return;
     polling = true;
+    pollMoved = false;
     var shown = marker.dataset.revision;
     askedFor = openForm();
     var url = marker.dataset.live + "?revision=" + encodeURIComponent(shown) + askedFor;
     function done() {
       polling = false;
       var now = document.getElementById("live");
-      if (now && now.dataset.revision !== shown) {
-        refreshChart();
-        // offline.js renumbers an open new-hand form: the sheet has moved on under it.
-        document.dispatchEvent(new CustomEvent("sheet:moved"));
-      }
+      if (now && now.dataset.revision !== shown) refreshChart();
+      // Moved on by another phone (the poll's answer was newer than what the page showed), not
+      // by this phone's own save answered while the poll was on its way: offline.js renumbers
+      // an open new-hand form, and the last action's message goes.
+      if (pollMoved) document.dispatchEvent(new CustomEvent("sheet:moved"));
     }
     htmx.ajax("GET", url, { target: "#live", swap: "none" }).then(done, done);
   }
@@ -149,14 +150,15 @@
   }
   // A poll's answer that an answer to a save overtook shows an older sheet: it would take the
   // newer rows away (and the page would not ask again). It is dropped; the next poll asks.
+  var pollMoved = false;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig || {};
     if (!config.path || config.path.indexOf("/live/") < 0) return;
     var found = /data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
     var marker = document.getElementById("live");
-    if (found && marker && Number(found[1]) < Number(marker.dataset.revision)) {
-      event.detail.shouldSwap = false;
-    }
+    if (!found || !marker) return;
+    if (Number(found[1]) < Number(marker.dataset.revision)) event.detail.shouldSwap = false;
+    else if (Number(found[1]) > Number(marker.dataset.revision)) pollMoved = true;
   });
   document.addEventListener("htmx:oobAfterSwap", oneRowEach);
   document.addEventListener("htmx:afterSettle", oneRowEach);

@@ -1,8 +1,10 @@
 """Small things at the table (issue 22): in a 6-seat totals bar, six-letter names are whole on a
 phone (they shrink a little before any "…")."""
 
+import re
+
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, Route, expect
 
 from scoresheet import scoring, writes
 from tests.e2e.conftest import PHONES
@@ -74,4 +76,78 @@ def test_saving_hands_logs_no_error(open_page):
         phone.fill_hand(scoring.Hand(4, number % 4, "garde", 2, 51), names)
         phone.save()
         expect(phone.row(number)).to_be_visible()
+    assert errors == []
+
+
+def hold_first(page: Page, pattern: str) -> list[Route]:
+    """Hold the first request whose URL matches ``pattern`` (the test lets it go on); the
+    others go straight through."""
+    held: list[Route] = []
+
+    def route(request_route: Route) -> None:
+        if held:
+            request_route.continue_()
+        else:
+            held.append(request_route)
+
+    page.route(re.compile(pattern), route)
+    return held
+
+
+def wait_for(page: Page, held: list[Route]) -> None:
+    for _ in range(200):
+        if held:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError("the request was not sent")
+
+
+def test_a_poll_answered_after_this_phones_own_save_keeps_its_message(open_page):
+    """The race CI met under load: a live poll asked before this phone's save and answered
+    after it. The sheet moved on by this phone's own hand: its "saved" message stays."""
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    sheet = writes.create_sheet("Course", names, 0)
+    phone = SheetPage(open_page("Pixel 7"))
+    page = phone.page
+    page.goto(sheet.get_absolute_url())
+    phone.open_new_hand()
+    phone.fill_hand(scoring.Hand(4, 1, "garde", 2, 51), names)
+    held = hold_first(page, r"/live/\?")
+    wait_for(page, held)
+    phone.save()
+    expect(page.locator("#flash")).to_contain_text("Hand 1 saved.")
+    # The poll asked about the sheet before the save; its answer carries the saved hand.
+    with page.expect_response(re.compile(r"/live/\?")):
+        held[0].continue_()
+    # And one more poll, straight through, for good measure.
+    with page.expect_response(re.compile(r"/live/\?")):
+        pass
+    expect(page.locator("#flash")).to_contain_text("Hand 1 saved.")
+    expect(phone.row(1)).to_have_count(1)
+
+
+def test_a_preview_overtaken_by_another_logs_no_error(open_page):
+    """A preview still on its way when the points change again (a slow network, a loaded
+    phone), then Save: nothing is logged as an error (htmx logs an aborted request)."""
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    sheet = writes.create_sheet("Lent", names, 0)
+    phone = SheetPage(open_page("Pixel 7"))
+    page = phone.page
+    errors = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(sheet.get_absolute_url())
+    phone.open_new_hand()
+    held = hold_first(page, r"/hands/preview/$")
+    phone.fill_hand(scoring.Hand(4, 1, "garde", 2, 50), names)
+    wait_for(page, held)
+    # The points change while the first preview is held: the preview asks again.
+    phone.type_into(phone.form.get_by_label("Points", exact=True), "51")
+    page.wait_for_timeout(500)
+    held[0].continue_()
+    phone.save()
+    expect(phone.row(1)).to_be_visible()
+    phone.expect_row(1, [-70, 210, -70, -70])
     assert errors == []
