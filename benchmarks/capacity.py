@@ -462,7 +462,7 @@ def build(server: Server, count: int) -> list[tuple[str, str]]:
     server.django()
     from django.db import connections
 
-    from scoresheet import backup
+    from scoresheet.files import session_backup as backup
     from scoresheet.models import Sheet
 
     first = backup.load(session_backup(40, seed=7))

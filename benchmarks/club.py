@@ -39,7 +39,7 @@ def build_club(sessions: int, hands: int, seed: int):
     ``hands`` hands, one a day, counted through the club's own path (club_writes.attach)."""
     from django.utils import timezone
 
-    from scoresheet import club_writes
+    from scoresheet.clubs import writes as club_writes
     from scoresheet.models import Seat, Sheet
 
     club = club_writes.create_club(
@@ -125,7 +125,8 @@ def main() -> int:
         from django.test import Client
         from django.urls import reverse
 
-        from scoresheet import club_results, writes
+        from scoresheet.clubs import results as club_results
+        from scoresheet.sessions import writes
 
         client = Client()
         views, writing = {}, {}

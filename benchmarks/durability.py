@@ -36,7 +36,7 @@ def main():
     from django.db import connection
     from django.test import Client
 
-    from scoresheet import writes
+    from scoresheet.sessions import writes
 
     settings.STORAGES = {
         **settings.STORAGES,

@@ -145,7 +145,7 @@ def main():
         server.manage("migrate", "--no-input", "-v0")
         server.manage("collectstatic", "--no-input", "-v0")
         server.django()
-        from scoresheet import backup
+        from scoresheet.files import session_backup as backup
 
         sheet = backup.load(session_backup(40, seed=40))
         path = sheet.get_absolute_url()

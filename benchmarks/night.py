@@ -39,8 +39,9 @@ def garde(seats: int, number: int):
 def build_night(players: int, rounds: int, deals: int):
     """A club night of ``players``, every round drawn and every deal entered through the
     write path, as the tables' phones enter them."""
-    from scoresheet import club_writes, writes
+    from scoresheet.clubs import writes as club_writes
     from scoresheet.nights import writes as night_writes
+    from scoresheet.sessions import writes
 
     club = club_writes.create_club(f"Club {players}").club
     names = [f"Joueur {n:02d}" for n in range(players)]
@@ -71,8 +72,8 @@ def main() -> int:
         from django.test import Client
         from django.urls import reverse
 
-        from scoresheet import writes
         from scoresheet.nights import ranking
+        from scoresheet.sessions import writes
 
         client = Client()
         views = {}

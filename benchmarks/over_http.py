@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from harness import NAMES, Server
 
 from scoresheet import scoring
+from scoresheet.files import session_csv
 
 LISTED = 30  # sessions on the home page: views.RECENT_SHEETS, the most it lists
 WRITERS = 3
@@ -231,7 +232,7 @@ def build_sessions(size: int, count: int) -> list[str]:
     """``count`` sessions of ``size`` hands in the server's database, before it starts: one
     restored from a backup by the app's own import (``backup.load``, what `manage.py
     import_session` does), then copied row for row. Their tokens."""
-    from scoresheet import backup
+    from scoresheet.files import session_backup as backup
 
     sheet = backup.load(session_backup(size, seed=size))
     return [sheet.token, *(copy_session(sheet) for _ in range(count - 1))]
@@ -412,7 +413,6 @@ def measure_size(browser: Browser, token: str, repeat: int, budget: float, warm:
 
 def csv_memory(token: str) -> dict:
     """Peak Python memory streaming the CSV export of a session, against holding its hands."""
-    from scoresheet import backup
     from scoresheet.models import Sheet
 
     sheet = Sheet.objects.get(token=token)
@@ -425,7 +425,7 @@ def csv_memory(token: str) -> dict:
         finally:
             tracemalloc.stop()
 
-    streaming = peak(lambda: sum(len(line) for line in backup.csv_lines(sheet)))
+    streaming = peak(lambda: sum(len(line) for line in session_csv.csv_lines(sheet)))
     holding = peak(lambda: list(sheet.hands.all()))
     return {"hands": sheet.hands.count(), "streaming_bytes": streaming, "holding_bytes": holding}
 

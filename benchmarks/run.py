@@ -55,7 +55,8 @@ def build_sheet(players: int, hands: int, seed: int):
 
     from harness import NAMES
 
-    from scoresheet import scoring, writes
+    from scoresheet import scoring
+    from scoresheet.sessions import writes
 
     rng = random.Random(seed)
     rows = []

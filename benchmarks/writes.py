@@ -93,7 +93,7 @@ def session_data(size: int, seed: int, players=ROSTER[:5], created: datetime | N
 
 
 def session_file(size: int, seed: int) -> bytes:
-    from scoresheet import backup
+    from scoresheet.files import session_backup as backup
 
     return backup.dumps(session_data(size, seed)).encode()
 
@@ -102,7 +102,7 @@ def club_file(total: int, size: int, seed: int) -> bytes:
     """A club's backup of ``total`` hands: sessions of ``size`` hands (the last one shorter
     if need be), one a day, five of the roster at each in turn, a player's alias in every
     other session they sit at."""
-    from scoresheet import club_backup
+    from scoresheet.files import club_backup
 
     start = datetime(2024, 1, 1, 20, 30)
     played = []
@@ -172,7 +172,7 @@ def session_writes(client, size: int, repeat: int) -> dict:
     from django.db import connection
     from django.urls import reverse
 
-    from scoresheet import backup
+    from scoresheet.files import session_backup as backup
     from scoresheet.models import Hand, Sheet
 
     data = session_file(size, seed=size)
@@ -255,7 +255,8 @@ def club_writes(client, repeat: int) -> dict:
     """The club's figures: restored from its backup, then merges and a recount."""
     from django.urls import reverse
 
-    from scoresheet import club_backup, club_results
+    from scoresheet.clubs import results as club_results
+    from scoresheet.files import club_backup
     from scoresheet.models import ClubPlayer, ClubResult
 
     data = club_file(CLUB_SESSIONS * CLUB_HANDS, CLUB_HANDS, seed=1)
@@ -403,7 +404,7 @@ def over_http(server: Server, club_data: bytes, limits: tuple[bytes, bytes]) -> 
 def limit_files() -> tuple[bytes, bytes]:
     """The largest club backup the app accepts (its most hands, in sessions of 60), and one
     hand more."""
-    from scoresheet import club_backup
+    from scoresheet.files import club_backup
 
     largest = club_file(club_backup.MAX_HANDS, CLUB_HANDS, seed=5)
     data = json.loads(largest)

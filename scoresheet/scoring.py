@@ -132,8 +132,16 @@ class Problem:
     # For poignées and misères: the seat whose announcement is concerned.
     seat: int | None = None
 
-    def translated(self, gettext: Callable[[str], str] = str) -> str:
-        return gettext(self.message) % dict(self.params)
+    def translated(
+        self, gettext: Callable[[str], str] = str, number: Callable[[Decimal], str] = str
+    ) -> str:
+        """The message in the language ``gettext`` gives, its card points written by
+        ``number`` (the locale's decimal comma: "40,5" in French)."""
+        params = {
+            name: number(value) if isinstance(value, Decimal) else value
+            for name, value in self.params.items()
+        }
+        return gettext(self.message) % params
 
     def __str__(self) -> str:
         return self.translated()

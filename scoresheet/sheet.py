@@ -99,27 +99,3 @@ def replay(
         scored = row(players, number, dealt_by, hand, rules)
         totals = add(totals, scored.scores)
         yield scored, totals
-
-
-def scored_rows(
-    players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]
-) -> Iterator[tuple[Row, tuple[int, ...]]]:
-    """``replay`` for hands dealt in turn from ``first_dealer``."""
-    dealt = (
-        (dealer(first_dealer, number, players), hand) for number, hand in enumerate(hands, start=1)
-    )
-    return replay(players, dealt)
-
-
-def build(players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]) -> Sheet:
-    """Score every hand in play order (None is a passed deal) and keep the running totals."""
-    rows, totals = [], (0,) * players
-    for scored, totals in scored_rows(players, first_dealer, hands):  # noqa: B007
-        rows.append(scored)
-    return Sheet(
-        players=players,
-        rows=tuple(rows),
-        totals=totals,
-        next_dealer=dealer(first_dealer, len(rows) + 1, players),
-        count=len(rows),
-    )

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from scoresheet.scoring import Camp, Chelem, Contract, Poignee
-from scoresheet.sheet import Row, Sheet
+from scoresheet.sheet import Row
 
 __all__ = [
     "BiggestHand",
@@ -39,7 +39,6 @@ __all__ = [
     "PoigneeCount",
     "Statistics",
     "Streak",
-    "build",
 ]
 
 # Game terms stay French in every language (the same labels as models.Contract).
@@ -397,11 +396,3 @@ class Counters:
             biggest=self.biggest,
             streaks=tuple(t.best for t in tallies if longest and t.best.length == longest),
         )
-
-
-def build(sheet: Sheet) -> Statistics:
-    """Every statistic of a scored session (``sheet.build``), in one pass over its rows."""
-    counters = Counters(sheet.players)
-    for row in sheet.rows:
-        counters.add(row)
-    return counters.statistics(sheet.totals)

@@ -253,7 +253,7 @@ def random_hand(rng: random.Random):
 
 
 def new_sheet(name: str):
-    from scoresheet import writes
+    from scoresheet.sessions import writes
 
     return writes.create_sheet(name, NAMES, 0)
 

@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import translation
 from hypothesis import settings
 
-from scoresheet import writes
+from scoresheet.sessions import writes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,7 +84,8 @@ def htmx():
     return Client(headers={"HX-Request": "true"})
 
 
-# Backups (scoresheet/backup.py) as the app writes them: every kind of hand, at each table size.
+# Backups (scoresheet/files/session_backup.py) as the app writes them: every kind of hand, at each
+# table size.
 BACKUPS = {
     3: {
         "format": "tarot-scoresheet/1",

@@ -5,7 +5,7 @@ import re
 import uuid
 
 from scoresheet import sheet as sheets
-from scoresheet import writes
+from scoresheet.sessions import writes
 
 
 def rescored(sheet) -> sheets.Sheet:

@@ -1,4 +1,5 @@
-"""After the game (scoresheet/after_views.py): the summary page under both links, its picture's
+"""After the game (scoresheet/sessions/after_views.py): the summary page under both links, its
+picture's
 caching, the Open Graph tags (read-only pages only, never the full token), the printed sheet."""
 
 import html
@@ -11,9 +12,10 @@ import pytest
 from django.urls import reverse
 from PIL import Image
 
-from scoresheet import backup, summary_image, writes
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
 from scoresheet.scoring import Hand
+from scoresheet.sessions import summary_image, writes
 
 pytestmark = pytest.mark.django_db
 META = re.compile(r'<meta (?:property|name)="((?:og|twitter):[^"]+)" content="([^"]*)">')

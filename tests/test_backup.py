@@ -1,4 +1,5 @@
-"""The file formats (scoresheet/backup.py): the JSON backup round trip, its checks, the CSV."""
+"""The file formats (scoresheet/files/session_backup.py): the JSON backup round trip, its checks,
+the CSV."""
 
 import csv
 import io
@@ -12,7 +13,9 @@ from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import backup, bulk, scoring
+from scoresheet import bulk, scoring
+from scoresheet.files import csv_text, filenames, session_csv
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Hand, Seat, Sheet
 from tests.reading import rescored, store
 
@@ -29,9 +32,9 @@ def scored(sheet):
 
 def csv_of(sheet):
     """The CSV export as Python's csv module reads it back."""
-    text = "".join(backup.csv_lines(sheet))
-    assert text.startswith(backup.BOM)
-    return list(csv.reader(io.StringIO(text.removeprefix(backup.BOM), newline="")))
+    text = "".join(session_csv.csv_lines(sheet))
+    assert text.startswith(csv_text.BOM)
+    return list(csv.reader(io.StringIO(text.removeprefix(csv_text.BOM), newline="")))
 
 
 # JSON backup: the round trip
@@ -547,7 +550,7 @@ def test_csv_columns(make_backup):
 
 def test_csv_numbers_are_numbers_and_text_is_quoted(make_backup):
     sheet = backup.load(json.dumps(make_backup(4)))
-    lines = "".join(backup.csv_lines(sheet)).removeprefix(backup.BOM).split("\r\n")
+    lines = "".join(session_csv.csv_lines(sheet)).removeprefix(csv_text.BOM).split("\r\n")
     assert lines[1] == (
         '1,"Ana","Chloé","","Garde",2,49,"made by 8","attack","Chloé: simple","","",'
         "-106,-106,318,-106"
@@ -562,7 +565,7 @@ def test_csv_numbers_are_numbers_and_text_is_quoted(make_backup):
 
 def test_csv_is_utf8_with_a_bom(make_backup):
     sheet = backup.load(json.dumps(make_backup(3)))
-    data = "".join(backup.csv_lines(sheet)).encode()
+    data = "".join(session_csv.csv_lines(sheet)).encode()
     assert data.startswith(b"\xef\xbb\xbf")
     assert "Bérénice".encode() in data
     assert data.decode("utf-8-sig").count("\ufeff") == 0
@@ -590,10 +593,10 @@ def test_csv_neutralises_formulas_in_names(make_sheet, name, cell):
 
 def test_csv_neutralises_every_dangerous_start():
     for start in ("=", "+", "-", "@", "\t", "\r"):
-        assert backup.cell(start + "x") == "'" + start + "x"
-    assert backup.cell(-106) == -106
-    assert backup.cell(40.5) == 40.5
-    assert backup.cell("") == ""
+        assert csv_text.cell(start + "x") == "'" + start + "x"
+    assert csv_text.cell(-106) == -106
+    assert csv_text.cell(40.5) == 40.5
+    assert csv_text.cell("") == ""
 
 
 def test_csv_of_an_empty_sheet(sheet4):
@@ -610,7 +613,7 @@ def test_exports_read_all_hands_in_one_query(make_backup, django_assert_num_quer
     sheet = Sheet.objects.get(pk=sheet.pk)
     # The seats, then the hands.
     with django_assert_num_queries(2):
-        assert len(list(backup.csv_lines(sheet))) == 303
+        assert len(list(session_csv.csv_lines(sheet))) == 303
     with django_assert_num_queries(2):
         assert len(backup.dump(sheet)["hands"]) == 300
 
@@ -619,9 +622,9 @@ def test_filename_is_the_name_and_the_date(make_backup):
     data = make_backup(3)
     data["name"] = 'Soirée: "chez Ana" / 2'
     sheet = backup.load(json.dumps(data))
-    assert backup.filename(sheet, "csv") == "Soirée- -chez Ana- - 2 2026-11-27.csv"
+    assert filenames.filename(sheet, "csv") == "Soirée- -chez Ana- - 2 2026-11-27.csv"
     sheet.name = "..."
-    assert backup.filename(sheet, "json") == "tarot 2026-11-27.json"
+    assert filenames.filename(sheet, "json") == "tarot 2026-11-27.json"
 
 
 @pytest.mark.parametrize(
@@ -639,4 +642,4 @@ def test_a_default_name_has_the_date_once(client, monkeypatch, language, expecte
     data = {"players": 3, "first_dealer": 0, "player_0": "A", "player_1": "B", "player_2": "C"}
     client.post(reverse("new_sheet"), data, HTTP_ACCEPT_LANGUAGE=language)
     sheet = Sheet.objects.get()
-    assert backup.filename(sheet, "csv") == expected
+    assert filenames.filename(sheet, "csv") == expected

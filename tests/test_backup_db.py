@@ -28,7 +28,9 @@ WRITER = """
 import sys, uuid
 from pathlib import Path
 import django; django.setup()
-from scoresheet import club_writes, scoring, writes
+from scoresheet import scoring
+from scoresheet.clubs import writes as club_writes
+from scoresheet.sessions import writes
 
 stop = Path(sys.argv[1])
 sheet = writes.create_sheet("Vendredi", ["Ana", "Ben", "Chloé", "Dan"], 0)

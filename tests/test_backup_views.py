@@ -10,10 +10,11 @@ from django.http import StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from scoresheet import backup, scoring
-from scoresheet.forms import ImportForm
+from scoresheet import scoring
+from scoresheet.files import session_backup as backup
+from scoresheet.files.filenames import attachment
 from scoresheet.models import Hand, Seat, Sheet
-from scoresheet.views import attachment
+from scoresheet.sessions.forms import ImportForm
 from tests.reading import rescored, store
 
 pytestmark = pytest.mark.django_db

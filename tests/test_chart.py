@@ -8,7 +8,7 @@ import pytest
 
 from scoresheet import chart
 from scoresheet.scoring import Hand
-from scoresheet.sheet import build
+from tests.scored import build
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élise"]

@@ -10,8 +10,13 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoresheet import backup, club_backup, club_results, club_writes, clubs, writes
+from scoresheet.clubs import results as club_results
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import club_backup
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Club, Sheet
+from scoresheet.sessions import writes
 from tests.conftest import BACKUPS
 from tests.test_clubs import club  # noqa: F401  (the fixture)
 

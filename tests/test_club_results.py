@@ -1,4 +1,4 @@
-"""The club's stored results (scoresheet/club_results.py): after any sequence of writes to its
+"""The club's stored results (scoresheet/clubs/results.py): after any sequence of writes to its
 sessions and to the club, they are what a computation from scratch gives, and the standings
 read from them are the sums and the rating chain worked out here from the sessions' totals."""
 
@@ -19,8 +19,13 @@ from hypothesis.stateful import (
 )
 from openskill.models import PlackettLuce
 
-from scoresheet import club_backup, club_results, club_writes, clubs, scoring, writes
+from scoresheet import scoring
+from scoresheet.clubs import results as club_results
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import club_backup
 from scoresheet.models import ClubResult, Sheet
+from scoresheet.sessions import writes
 from tests.test_writes import hands_or_passes, rules_for
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""The club's domain (scoresheet/clubs.py): standings on hand-built clubs, periods, the rating,
+"""The club's domain (scoresheet/clubs/standings.py): standings on hand-built clubs, periods, the
+rating,
 the roster's renames and merges. Expected values are worked out from RULES.md by hand."""
 
 from datetime import date, datetime
@@ -9,8 +10,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from openskill.models import PlackettLuce
 
-from scoresheet import club_writes, clubs, scoring, writes
+from scoresheet import scoring
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import views as club_views
+from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer
+from scoresheet.sessions import writes
 
 pytestmark = pytest.mark.django_db
 PARIS = ZoneInfo("Europe/Paris")
@@ -303,7 +308,7 @@ def test_start_session_takes_the_club_rules_and_adds_new_names():
 def test_attach_and_detach():
     club = club_writes.create_club("Maison", players=["Ana"]).club
     sheet = writes.create_sheet("Hier", ["ana", "Ben", "Chloé"], 0)
-    match = clubs.proposed_match(club, sheet)
+    match = club_views.proposed_match(club, sheet)
     assert [(name, p.name if p else None) for name, p in match] == [
         ("ana", "Ana"),
         ("Ben", None),

@@ -7,8 +7,9 @@ import json
 import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 
-from scoresheet import backup
-from scoresheet.management.commands.export_session import token_of
+from scoresheet.files import session_backup as backup
+from scoresheet.files import session_csv
+from scoresheet.files.commands import token_in
 from scoresheet.models import Hand, Seat, Sheet
 
 pytestmark = pytest.mark.django_db
@@ -39,8 +40,8 @@ def restored(make_backup):
         (" abc_-9 ", "abc_-9"),
     ],
 )
-def test_token_of(session, token):
-    assert token_of(session) == token
+def test_token_in(session, token):
+    assert token_in(session, "s") == token
 
 
 def test_export_session_writes_the_backup_to_stdout(restored, make_backup):
@@ -63,14 +64,16 @@ def test_export_session_csv(restored, tmp_path):
     run("export_session", restored.token, "--csv", "-o", str(target))
     data = target.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
-    assert data == "".join(backup.csv_lines(restored)).encode()
+    assert data == "".join(session_csv.csv_lines(restored)).encode()
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
     assert rows[0][12:] == ["Ana", "Ben", "Chloé", "Dan", "Élise"]
     assert rows[-2][0] == "Total"
 
 
 def test_export_session_csv_to_stdout(restored):
-    assert run("export_session", restored.token, "--csv") == "".join(backup.csv_lines(restored))
+    assert run("export_session", restored.token, "--csv") == "".join(
+        session_csv.csv_lines(restored)
+    )
 
 
 def test_export_unknown_session_fails(sheet4):

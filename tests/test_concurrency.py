@@ -17,8 +17,11 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from scoresheet import club_results, club_writes, scoring, writes
+from scoresheet import scoring
+from scoresheet.clubs import results as club_results
+from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, ClubPlayer, ClubSession, Hand, Sheet
+from scoresheet.sessions import writes
 from tests.reading import totals_of
 
 GARDE = {"taker": "0", "contract": "garde", "bouts": "2", "points": "49"}

@@ -10,9 +10,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 PAGES = sorted((ROOT / "docs").glob("*.md"))
-# Written on its own branch with the module map: until it is there, links to it are not
-# checked (the README's link to it is, below); once it exists, they are, anchors included.
-ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 CODE_SPAN = re.compile(r"(`+).+?\1")
@@ -75,8 +72,6 @@ def problems(path: Path) -> list[str]:
         file_part, _, anchor = target.partition("#")
         destination = (path.parent / file_part).resolve() if file_part else path
         where = f"{path.relative_to(ROOT)}:{number}: {target}"
-        if destination == ARCHITECTURE and not ARCHITECTURE.exists():
-            continue
         if not destination.exists():
             wrong.append(f"{where}: no such file")
         elif ROOT not in destination.parents and destination != ROOT:
@@ -99,7 +94,7 @@ def test_the_readme_links_every_page_of_the_manual():
         file_part = target.partition("#")[0]
         if file_part and not EXTERNAL.match(target):
             linked.add((ROOT / file_part).resolve())
-    pages = {page.resolve() for page in PAGES} | {ARCHITECTURE}
+    pages = {page.resolve() for page in PAGES}
     assert sorted(str(page.relative_to(ROOT)) for page in pages - linked) == []
 
 

@@ -89,7 +89,7 @@ def test_an_error_in_a_view_answers_the_styled_500(settings, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("scoresheet.views.render", broken)
+    monkeypatch.setattr("scoresheet.lists.views.render", broken)
     response = Client(raise_request_exception=False).get(reverse("home"))
     assert response.status_code == 500
     assert "Something went wrong" in page(response)

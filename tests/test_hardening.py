@@ -15,8 +15,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import names, scoring, writes
+from scoresheet import names, scoring
 from scoresheet.models import Hand, Seat, Sheet
+from scoresheet.sessions import writes
 from tests.reading import store
 
 

@@ -9,7 +9,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.urls import reverse
 
-from scoresheet import backup, club_writes, scoring
+from scoresheet import scoring
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Club, Sheet
 from tests.conftest import BACKUPS
 from tests.reading import store

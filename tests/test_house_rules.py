@@ -8,8 +8,10 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from scoresheet import backup, scoring, writes
+from scoresheet import scoring
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
+from scoresheet.sessions import writes
 from tests.reading import rescored, shown_totals
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,13 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from scoresheet import backup, club_backup, club_writes, clubs, names, writes
+from scoresheet import names
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import club_backup
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Club, ClubPlayer, Seat, Sheet
+from scoresheet.sessions import writes
 from tests.conftest import BACKUPS
 
 # Each a second "Ana" to the eye.

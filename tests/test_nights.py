@@ -13,10 +13,13 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import club_backup, club_writes, scoring, writes
+from scoresheet import scoring
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import club_backup
 from scoresheet.models import ClubSession, Night, NightTable, Sheet, SpentKey
 from scoresheet.nights import draw, ranking
 from scoresheet.nights import writes as night_writes
+from scoresheet.sessions import writes
 from tests.reading import totals_of
 from tests.test_concurrency import at_once
 
@@ -262,7 +265,7 @@ def test_the_night_s_sessions_count_in_the_club_s_standings(club):
     night = new_night(club, count=8)
     table = night.tables.select_related("session__sheet").first()
     play(table.session.sheet, [(0, 56)])
-    from scoresheet import clubs
+    from scoresheet.clubs import standings as clubs
 
     standings = clubs.standings(club, clubs.Period("all"), "points")
     assert standings.session_count == 2
@@ -522,7 +525,7 @@ def test_a_wrong_night_in_a_backup_is_refused_whole(club, change, message):
     new_night(club, count=8)
     data = club_backup.dump(club)
     change(data)
-    from scoresheet import backup
+    from scoresheet.files import session_backup as backup
 
     with pytest.raises(backup.BackupError) as refused:
         club_backup.read(club_backup.dumps(data))

@@ -1,4 +1,5 @@
-"""scoresheet/offline.py: the manifest, the service worker and the sheet's state for offline.js."""
+"""scoresheet/sessions/offline.py: the manifest, the service worker and the sheet's state for
+offline.js."""
 
 import json
 import re
@@ -6,8 +7,9 @@ import uuid
 
 from django.urls import reverse
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
 from scoresheet.models import Hand
+from scoresheet.sessions import writes
 
 
 def sheet_state(response) -> dict:

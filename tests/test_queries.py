@@ -9,8 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoresheet import backup, scoring, writes
+from scoresheet import scoring
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Hand
+from scoresheet.sessions import writes
 from tests.reading import store
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,10 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoresheet import club_writes, names, scoring, writes
+from scoresheet import names, scoring
+from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer, Sheet
+from scoresheet.sessions import writes
 from tests.reading import store
 from tests.test_hardening import FUZZ, form_text
 

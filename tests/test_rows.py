@@ -6,7 +6,8 @@ import uuid
 
 from django.utils import translation
 
-from scoresheet import rows, scoring, writes
+from scoresheet import scoring
+from scoresheet.sessions import rows, writes
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
 

@@ -7,8 +7,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
 from scoresheet.models import Hand
+from scoresheet.sessions import writes
 from tests.reading import store
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,6 @@ from django.utils import translation
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from scoresheet import sheet
 from scoresheet.scoring import (
     FFT,
     Camp,
@@ -36,6 +35,7 @@ from scoresheet.scoring import (
     validate,
     warnings,
 )
+from tests import scored
 
 # RULES.md §5: the FFT rulebook's sample sheet, 4 players, seats 0–3, in play order.
 # (taker, contract, bouts, points, petit au bout, poignées, chelem, row)
@@ -374,7 +374,7 @@ def test_fft_rulebook_hand(number, example):
 
 
 def test_fft_rulebook_sheet_totals():
-    built = sheet.build(4, 0, [fft_hand(*inputs) for *inputs, _row in FFT_SHEET])
+    built = scored.build(4, 0, [fft_hand(*inputs) for *inputs, _row in FFT_SHEET])
     assert [row.scores for row in built.rows] == [row for *_inputs, row in FFT_SHEET]
     assert built.totals == FFT_TOTALS
     assert all(row.balanced for row in built.rows)

@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoresheet.scoring import Contract, Hand, InvalidHand
-from scoresheet.sheet import build, dealer, scored_rows
+from scoresheet.sheet import dealer
+from tests.scored import build, scored_rows
 
 # Rows: (3 players) seat 0 takes a prise, 2 bouts, 46: made by 5, u = 30.
 WON_BY_0 = Hand(3, 0, "prise", 2, 46)  # (60, -30, -30)

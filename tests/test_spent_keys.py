@@ -10,8 +10,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from scoresheet import club_writes, scoring, writes
+from scoresheet import scoring
+from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, ClubSession, Hand, Sheet, SpentKey
+from scoresheet.sessions import writes
 
 pytestmark = pytest.mark.django_db
 

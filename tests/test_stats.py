@@ -11,10 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoresheet import stats
 from scoresheet.scoring import Contract, Hand, Poignee
-from scoresheet.sheet import build
 from scoresheet.stats import BiggestHand, Streak
+from tests.scored import build, statistics
 
 
 def player(result, seat):
@@ -49,7 +48,7 @@ THREE = [
 
 @pytest.fixture
 def three():
-    return stats.build(build(3, 0, THREE))
+    return statistics(build(3, 0, THREE))
 
 
 def test_three_players_session(three):
@@ -159,7 +158,7 @@ FOUR = [
 
 @pytest.fixture
 def four():
-    return stats.build(build(4, 0, FOUR))
+    return statistics(build(4, 0, FOUR))
 
 
 def test_four_players_rulebook_session(four):
@@ -260,7 +259,7 @@ FIVE = [
 
 @pytest.fixture
 def five():
-    return stats.build(build(5, 4, FIVE))
+    return statistics(build(5, 4, FIVE))
 
 
 def test_five_players_session(five):
@@ -336,7 +335,7 @@ def test_five_players_streaks(five):
 
 
 def test_no_hand_at_all():
-    result = stats.build(build(4, 0, []))
+    result = statistics(build(4, 0, []))
     assert (result.hands, result.passed, result.scored) == (0, 0, 0)
     assert result.biggest is None
     assert result.streaks == ()
@@ -349,7 +348,7 @@ def test_no_hand_at_all():
 
 
 def test_only_passed_deals():
-    result = stats.build(build(5, 0, [None, None, None]))
+    result = statistics(build(5, 0, [None, None, None]))
     assert (result.hands, result.passed, result.scored) == (3, 3, 0)
     assert result.biggest is None
     assert result.streaks == ()
@@ -358,14 +357,14 @@ def test_only_passed_deals():
 
 def test_a_tie_for_the_biggest_hand_goes_to_the_earliest():
     # Both u = 30: (60, −30, −30) then (−30, 60, −30).
-    result = stats.build(build(3, 0, [Hand(3, 0, "prise", 2, 46), Hand(3, 1, "prise", 2, 46)]))
+    result = statistics(build(3, 0, [Hand(3, 0, "prise", 2, 46), Hand(3, 1, "prise", 2, 46)]))
     assert result.biggest.number == 1
 
 
 def test_biggest_hand_is_by_value_per_defender_lost_or_made():
     # u = 30 made, then u = −62 lost (garde, 1 bout, 45: −(25 + 6)×2): the lost hand is bigger.
     hands = [Hand(3, 0, "prise", 2, 46), Hand(3, 1, "garde", 1, 45)]
-    result = stats.build(build(3, 0, hands))
+    result = statistics(build(3, 0, hands))
     assert (result.biggest.number, result.biggest.made, result.biggest.value) == (2, False, 62)
 
 
@@ -376,7 +375,7 @@ def test_a_zero_score_ends_a_streak():
     nothing = Hand(3, 0, "garde_sans", 1, 76, chelem="announced_failed")
     sheet = build(3, 0, [won, nothing, won])
     assert sheet.rows[1].scores == (0, 0, 0)
-    result = stats.build(sheet)
+    result = statistics(sheet)
     assert result.players[0].best_streak == 1
     assert result.streaks == (Streak(seat=0, length=1, first=1, last=1),)
 
@@ -384,7 +383,7 @@ def test_a_zero_score_ends_a_streak():
 def test_inputs_as_the_forms_give_them():
     # Seats as digit strings, an empty partner, empty sizes: what scoring.Hand also accepts.
     hand = Hand(5, "2", "garde", 2, Decimal("50"), partner="", poignees={"1": "simple", "3": ""})
-    result = stats.build(build(5, 0, [hand]))
+    result = statistics(build(5, 0, [hand]))
     assert result.players[2].taken == 1
     assert [p.called for p in result.players] == [0] * 5
     assert poignees(result.players[1]) == {Poignee.SIMPLE: 1}
@@ -418,7 +417,7 @@ def hands(draw, players):
 @given(st.sampled_from([3, 4, 5]).flatmap(lambda n: st.tuples(st.just(n), st.lists(hands(n)))))
 def test_counts_add_up(session):
     players, played = session
-    result = stats.build(build(players, 0, played))
+    result = statistics(build(players, 0, played))
     scored = [h for h in played if h is not None]
     petits = sum(1 for h in scored if h.petit_au_bout)
     assert result.scored == len(scored)

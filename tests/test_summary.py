@@ -1,4 +1,5 @@
-"""The evening's summary (scoresheet/summary.py): its figures on known sessions, worked out by
+"""The evening's summary (scoresheet/sessions/summary.py): its figures on known sessions, worked
+out by
 hand from RULES.md, at 3 to 6 seats, with ties, passed deals and house rules; and its cost."""
 
 import uuid
@@ -6,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scoresheet import summary, writes
 from scoresheet.models import Sheet
 from scoresheet.scoring import FFT, Hand, Rules
+from scoresheet.sessions import summary, writes
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +221,7 @@ def test_the_time_from_the_first_hand_to_the_last(sheet4):
 
 
 def test_a_restored_copy_has_no_time(make_backup):
-    from scoresheet import backup
+    from scoresheet.files import session_backup as backup
 
     copy = backup.load(backup.dumps(make_backup(4)))
     assert summary.read(copy).duration is None

@@ -1,4 +1,5 @@
-"""The summary's picture (scoresheet/summary_image.py): its size, that it is not blank, that the
+"""The summary's picture (scoresheet/sessions/summary_image.py): its size, that it is not blank,
+that the
 leader's name is really drawn, that six long names fit, and what its font covers."""
 
 import io
@@ -6,8 +7,8 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from scoresheet import summary_image
-from scoresheet.summary_image import Layout, Line, draw, fit, font, png
+from scoresheet.sessions import summary_image
+from scoresheet.sessions.summary_image import Layout, Line, draw, fit, font, png
 
 FOUR = [
     Line(1, "Chloé", "+1346", 1346),

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
+from scoresheet.sessions import writes
 
 pytestmark = pytest.mark.django_db
 

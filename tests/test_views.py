@@ -9,8 +9,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
 from scoresheet.models import Hand, Seat, Sheet
+from scoresheet.sessions import writes
 from tests.reading import shown_totals, totals_of
 
 pytestmark = pytest.mark.django_db

@@ -3,9 +3,10 @@ code (ast) and fails on a model write anywhere else.
 
 The write modules:
 
-- ``writes.py``: every change to a session (sheet, seats, hands, rules, names, spent keys);
-- ``club_writes.py``: every change to a club (club, settings, roster, its sessions);
-- ``club_results.py``: the club's derived results, called only from the two above (and from
+- ``sessions/writes.py``: every change to a session (sheet, seats, hands, rules, names, spent
+  keys);
+- ``clubs/writes.py``: every change to a club (club, settings, roster, its sessions);
+- ``clubs/results.py``: the club's derived results, called only from the two above (and from
   ``manage.py rescore`` through ``recount``);
 - ``nights/writes.py``: every change to a club night (the night, its tables, its players);
 - ``bulk.py``: the plain bulk inserts and updates those three send, called only from them;
@@ -24,7 +25,13 @@ from pathlib import Path
 import pytest
 
 APP = Path(__file__).resolve().parent.parent / "scoresheet"
-WRITE_MODULES = {"writes.py", "club_writes.py", "club_results.py", "bulk.py", "nights/writes.py"}
+WRITE_MODULES = {
+    "sessions/writes.py",
+    "clubs/writes.py",
+    "clubs/results.py",
+    "bulk.py",
+    "nights/writes.py",
+}
 WRITE_METHODS = {
     "save",
     "create",
@@ -43,19 +50,19 @@ SQL_WRITE = re.compile(
 # (module, the call's receiver as written): calls of these names on things that are no row.
 NOT_ROWS = {
     # The chart's points: a dict of hand number → totals.
-    ("views.py", "points.update"): "a dict",
+    ("sessions/views.py", "points.update"): "a dict",
     # The club's attach page: the template's context, a dict.
-    ("club_views.py", "context.update"): "a dict",
+    ("clubs/views.py", "context.update"): "a dict",
     # A form field's error messages, a dict.
-    ("club_forms.py", "self.fields[name].error_messages.update"): "a dict",
+    ("clubs/forms.py", "self.fields[name].error_messages.update"): "a dict",
     # The service worker's version: a hashlib digest of the app's files.
-    ("offline.py", "digest.update"): "a hash",
+    ("sessions/offline.py", "digest.update"): "a hash",
     # The QR code written into an in-memory buffer.
-    ("views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
+    ("sessions/views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
     # The club night's draw: a Counter of the pairs of players who met.
     ("nights/draw.py", "met.update"): "a Counter",
     # The summary's picture written into an in-memory buffer (Pillow).
-    ("summary_image.py", "image.save"): "a PNG into a buffer",
+    ("sessions/summary_image.py", "image.save"): "a PNG into a buffer",
 }
 
 
@@ -183,4 +190,6 @@ def test_bulk_is_used_by_the_write_modules_alone():
             }:
                 users.append(name)
     assert users == []
-    assert "from scoresheet import bulk" in (APP / "writes.py").read_text(encoding="utf-8")
+    assert "from scoresheet import bulk" in (APP / "sessions" / "writes.py").read_text(
+        encoding="utf-8"
+    )

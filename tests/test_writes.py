@@ -1,4 +1,5 @@
-"""The one write path (scoresheet/writes.py): every change keeps the stored scores equal to a
+"""The one write path (scoresheet/sessions/writes.py): every change keeps the stored scores equal
+to a
 full re-scoring, and the stored facts (who dealt) never move."""
 
 import uuid
@@ -16,8 +17,10 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from scoresheet import bulk, scoring, stats, writes
+from scoresheet import bulk, scoring, stats
 from scoresheet.models import Hand, Sheet
+from scoresheet.sessions import writes
+from tests import scored
 from tests.reading import rescored, store
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +95,7 @@ def stored_matches_a_full_rescoring(sheet: Sheet) -> None:
     assert tuple(sheet.totals) == fresh.totals
     assert sheet.next_dealer == fresh.next_dealer
     counters = stats.Counters.from_data(sheet.statistics, fresh.players)
-    assert counters.statistics(tuple(sheet.totals)) == stats.build(fresh)
+    assert counters.statistics(tuple(sheet.totals)) == scored.statistics(fresh)
 
 
 class SheetChanges(RuleBasedStateMachine):

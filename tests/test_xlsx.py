@@ -1,4 +1,5 @@
-"""The spreadsheet files (scoresheet/xlsx.py), read back with openpyxl as a spreadsheet program
+"""The spreadsheet files (scoresheet/files/xlsx.py), read back with openpyxl as a spreadsheet
+program
 would: the CSV's cells one by one, numbers as numbers, text as typed, and the workbook's looks."""
 
 import csv
@@ -10,16 +11,20 @@ from django.urls import reverse
 from django.utils import translation
 from openpyxl import load_workbook
 
-from scoresheet import backup, club_backup, club_writes, clubs, writes, xlsx
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import club_csv, csv_text, session_csv, xlsx
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
 from scoresheet.scoring import Hand, Rules
+from scoresheet.sessions import writes
 
 pytestmark = pytest.mark.django_db
 
 
 def csv_cells(text: str) -> list[list]:
     """The CSV as a spreadsheet reads it: unquoted cells are numbers, quoted ones text."""
-    reader = csv.reader(io.StringIO(text.removeprefix(backup.BOM)), quoting=csv.QUOTE_NONNUMERIC)
+    reader = csv.reader(io.StringIO(text.removeprefix(csv_text.BOM)), quoting=csv.QUOTE_NONNUMERIC)
     return list(reader)
 
 
@@ -47,7 +52,7 @@ def same_cell(spreadsheet, comma_separated) -> bool:
         )
     if comma_separated == "":
         return spreadsheet is None
-    if comma_separated.startswith("'") and comma_separated[1:].startswith(backup.FORMULA_START):
+    if comma_separated.startswith("'") and comma_separated[1:].startswith(csv_text.FORMULA_START):
         comma_separated = comma_separated[1:]
     return isinstance(spreadsheet, str) and spreadsheet == comma_separated
 
@@ -72,8 +77,8 @@ def sessions(make_backup):
 def test_the_workbook_is_the_csv_cell_by_cell(make_backup, client, language):
     for sheet in sessions(make_backup):
         with translation.override(language):
-            text = "".join(backup.csv_lines(sheet))
-            data = xlsx.session_file(sheet, backup.csv_rows(sheet), ["x"]).read()
+            text = "".join(session_csv.csv_lines(sheet))
+            data = xlsx.session_file(sheet, session_csv.csv_rows(sheet), ["x"]).read()
         expected = csv_cells(text)
         found, _sheet = xlsx_cells(data)
         assert len(found) == len(expected)
@@ -86,7 +91,7 @@ def test_the_workbook_is_the_csv_cell_by_cell(make_backup, client, language):
 
 def test_numbers_are_numbers_and_names_are_text(make_backup):
     _five, six, three = sessions(make_backup)
-    rows, _sheet = xlsx_cells(xlsx.session_file(six, backup.csv_rows(six), []).read())
+    rows, _sheet = xlsx_cells(xlsx.session_file(six, session_csv.csv_rows(six), []).read())
     # Exactly as typed, text and never a formula: "=1+1" is not 2.
     assert rows[0][12:] == ["=1+1", "@SUM(A1:A9)", "-Ben", "+Chloé", "Zoé", "Łukasz"]
     assert rows[1][1] == "=1+1"  # the dealer of hand 1
@@ -94,7 +99,7 @@ def test_numbers_are_numbers_and_names_are_text(make_backup):
     assert rows[1][6] == 40.5
     assert isinstance(rows[1][0], int)
     assert all(isinstance(score, int) for score in rows[1][12:])
-    rows, _sheet = xlsx_cells(xlsx.session_file(three, backup.csv_rows(three), []).read())
+    rows, _sheet = xlsx_cells(xlsx.session_file(three, session_csv.csv_rows(three), []).read())
     totals = rows[-2]
     assert totals[0] == "Total"
     assert totals[12:] == three.totals
@@ -103,7 +108,9 @@ def test_numbers_are_numbers_and_names_are_text(make_backup):
 def test_the_workbooks_header_totals_title_and_widths(make_backup):
     _five, six, _three = sessions(make_backup)
     names = list(six.seats.values_list("name", flat=True))
-    book = load_workbook(io.BytesIO(xlsx.session_file(six, backup.csv_rows(six), names).read()))
+    book = load_workbook(
+        io.BytesIO(xlsx.session_file(six, session_csv.csv_rows(six), names).read())
+    )
     sheet = book.worksheets[0]
     # Excel's rules for a sheet's name: 31 characters at most, none of []:*?/\.
     assert sheet.title == "Chez =Zoé- -tarot----- à six, u"
@@ -182,7 +189,7 @@ def test_the_club_standings_workbook_is_its_csv(client):
         assert response.status_code == 200
         assert response["Content-Type"] == xlsx.CONTENT_TYPE
         rows, sheet = xlsx_cells(b"".join(response.streaming_content))
-        text = "".join(club_backup.csv_lines(clubs.standings(club)))
+        text = "".join(club_csv.csv_lines(clubs.standings(club)))
         expected = csv_cells(text)
         assert len(rows) == len(expected)
         for ours, theirs in zip(rows, expected, strict=True):

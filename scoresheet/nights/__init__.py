@@ -2,6 +2,6 @@
 rounds, one ranking live on the big screen.
 
 ``draw`` (pure: table sizes and the draw), ``ranking`` (the read model), ``writes`` (every
-change, the write protocol), ``files`` (CSV, night.json, the backup's ``"nights"``), ``forms``,
-``views``, ``urls``.
+change, the write protocol), ``forms``, ``views``, ``urls``; its files (CSV, night.json, the
+backup's ``"nights"``) are ``files/night_files.py``.
 """

@@ -5,8 +5,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import names as player_names
-from scoresheet.forms import KeyedForm, RulesForm
 from scoresheet.nights import draw
+from scoresheet.sessions.forms import KeyedForm, RulesForm
 
 # The most a night has (the messages say these numbers).
 MOST_ROUNDS = 20

@@ -1,5 +1,5 @@
-"""The club night's views: thin, like club_views.py; the domain is ``draw`` and ``ranking``
-(reading) and ``writes`` (every change), the files ``files``.
+"""The club night's pages: thin, like the club's; the domain is ``draw`` and ``ranking``
+(reading) and ``writes`` (every change), its files ``files/night_files.py``.
 
 /c/<token>/nights/… runs a night (the club's full link); /cv/<view_token>/nights/… shows it,
 read-only: the night's page, its screen for a TV or a projector, its ranking and its file.
@@ -13,14 +13,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import writes
-from scoresheet.club_views import club_links, get_club
 from scoresheet.clubs import ClubError
+from scoresheet.clubs.views import club_links, get_club
+from scoresheet.files import night_files as files
+from scoresheet.files.filenames import attachment
 from scoresheet.models import Club, Night
-from scoresheet.nights import files, html, ranking
+from scoresheet.nights import html, ranking
 from scoresheet.nights import writes as night_writes
 from scoresheet.nights.forms import NightForm
-from scoresheet.views import attachment, renewed
+from scoresheet.sessions.views import renewed
 
 
 def get_night(token: str, number: int, readonly: bool = False) -> Night:
@@ -110,7 +111,7 @@ def night_new(request, token):
                 data["rules"],
                 key=data["key"],
             )
-        except writes.KeyTaken:
+        except night_writes.KeyTaken:
             form = NightForm(renewed(request.POST), roster=roster)
             form.is_valid()
         except ClubError as error:

@@ -19,10 +19,16 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import club_writes, scoring, writes
+from scoresheet import scoring
 from scoresheet.clubs import ClubError
+from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, ClubSession, Night, NightTable, SpentKey
 from scoresheet.nights import draw
+from scoresheet.sessions import writes
+
+# A form's key spent on something else (a tampered form): the write protocol's own error, the
+# same for a session, a club and a night.
+KeyTaken = writes.KeyTaken
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,20 @@
       document.cookie = "running=" + (on ? "1; max-age=31536000" : "; max-age=0") + "; path=/; samesite=lax";
       return;
     }
+  // Where the sheet was scrolled when a hand form was asked for: Back (form.js, loaded with the
+  // offline code) brings the sheet back there.
+  document.addEventListener(
+    "click",
+    function (event) {
+      var entry = document.getElementById("entry");
+      if (!entry || entry.querySelector(".entry-panel form.hand-form")) return;
+      if (event.target.closest('[hx-target="#entry"] a, a[hx-target="#entry"]')) {
+        entry.dataset.scrolled = String(window.scrollY);
+      }
+    },
+    true
+  );
+
   // Cancel inside the sheet just closes the panel.
     var cancel = event.target.closest("[data-cancel]");
     var entry = cancel && cancel.closest("#entry");
@@ -154,6 +168,12 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig || {};
     if (!config.path || config.path.indexOf("/live/") < 0) return;
+    // A hand of this phone's queue on its way (offline/sheet.js): its own answer brings the
+    // sheet, which this answer may or may not hold yet. The next poll asks again.
+    if (document.documentElement.dataset.sending) {
+      event.detail.shouldSwap = false;
+      return;
+    }
     var found = /data-revision="(\d+)"/.exec(event.detail.serverResponse || "");
     var marker = document.getElementById("live");
     if (!found || !marker) return;
@@ -161,6 +181,16 @@
     else if (Number(found[1]) > Number(marker.dataset.revision)) pollMoved = true;
   });
   document.addEventListener("htmx:oobAfterSwap", oneRowEach);
+  // A saved hand's answer brings its own row only, and the revision it made. When another
+  // phone's hand came in between (its row not shown here, the revision already past it), the
+  // next poll asks for the whole sheet.
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var marker = event.target;
+    if (!marker || marker.id !== "live") return;
+    var rows = document.querySelectorAll("#hands > details.hand[id]:not(.pending)");
+    var last = rows.length ? Number(rows[rows.length - 1].id.replace("hand-", "")) : 0;
+    if (last > 1 && !document.getElementById("hand-" + (last - 1))) marker.dataset.revision = "0";
+  });
   document.addEventListener("htmx:afterSettle", oneRowEach);
 
   // A form replaced while the poll was on its way (saved, refused, reloaded) missed nothing the
@@ -348,280 +378,4 @@
   } else {
     show(document);
   }
-})();
-
-// ---- Share the results, and Print (issue 23; summary.html, print.html) ----
-// "Share the results" hands the text (the standings and the read-only link) to the phone's
-// share sheet (Web Share API), with the summary's picture where the browser can share files;
-// elsewhere it copies the text. The button shows only where one of the two works.
-(function () {
-  "use strict";
-
-  var picture = null; // the summary's PNG as a File, once fetched, where files can be shared
-
-  function canCopy() {
-    return Boolean(
-      (navigator.clipboard && navigator.clipboard.writeText) ||
-        (document.queryCommandSupported && document.queryCommandSupported("copy"))
-    );
-  }
-
-  function copy(source) {
-    function bySelection() {
-      source.focus();
-      source.select();
-      try {
-        return document.execCommand("copy");
-      } catch (error) {
-        return false;
-      }
-    }
-    if (navigator.clipboard && navigator.clipboard.writeText) {
-      return navigator.clipboard.writeText(source.value).then(
-        function () { return true; },
-        function () { return bySelection(); }
-      );
-    }
-    return Promise.resolve(bySelection());
-  }
-
-  function say(status, key) {
-    if (!status) return;
-    // Emptied first, so that saying it again is announced again.
-    status.textContent = "";
-    setTimeout(function () {
-      status.textContent = status.dataset[key] || "";
-    }, 50);
-  }
-
-  // Fetched ahead: the share sheet must open within the tap's user activation.
-  function fetchPicture(button) {
-    if (!navigator.canShare || !button.dataset.shareImage || typeof File === "undefined") return;
-    fetch(button.dataset.shareImage, { credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.blob() : null; })
-      .then(function (blob) {
-        if (!blob) return;
-        var file = new File([blob], button.dataset.shareFile || "summary.png", { type: "image/png" });
-        if (navigator.canShare({ files: [file] })) picture = file;
-      })
-      .catch(function () { picture = null; });
-  }
-
-  function copyInstead(source, status) {
-    copy(source).then(function (done) { say(status, done ? "copied" : "failed"); });
-  }
-
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("button[data-share]");
-    if (button) {
-      var source = document.getElementById(button.dataset.share);
-      var status = button.parentElement.querySelector(".copy-status");
-      if (!source) return;
-      if (!navigator.share) {
-        copyInstead(source, status);
-        return;
-      }
-      var data = { title: button.dataset.shareTitle, text: source.value };
-      if (picture) data.files = [picture];
-      navigator.share(data).then(
-        function () { say(status, "shared"); },
-        function (error) {
-          // Closed by the person: nothing to do. Refused otherwise: copy the text instead.
-          if (error && error.name === "AbortError") return;
-          copyInstead(source, status);
-        }
-      );
-      return;
-    }
-    if (event.target.closest("button[data-print]")) window.print();
-  });
-
-  function ready() {
-    var button = document.querySelector("button[data-share]");
-    if (button && (navigator.share || canCopy())) {
-      button.hidden = false;
-      if (navigator.share) fetchPicture(button);
-    }
-    var print = document.querySelector("button[data-print]");
-    if (print && typeof window.print === "function") print.hidden = false;
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
-  else ready();
-})();
-
-// Back closes the hand form (issue 22). Opening the form on the sheet (new hand or correction)
-// adds a history entry; Android's Back (or the browser's) closes the form and leaves the sheet
-// where it was. What was typed in a new hand is kept on this phone as a draft, offered again by
-// the next "New hand" until it is saved or discarded.
-(function () {
-  "use strict";
-
-  var pushed = false; // this page added the open form's history entry
-  var backing = false; // this page went back over a closed form's entry, not yet arrived
-  var before = null; // where the sheet was scrolled when the form was asked for
-  var DRAFT = "tarot-draft:" + location.pathname;
-  // What a player fills in; the form's own bookkeeping (key, version, CSRF) is not a draft.
-  var FILLED = "input:not([type=hidden]), select, textarea";
-
-  function panel() {
-    return document.querySelector("#entry .entry-panel form.hand-form");
-  }
-  function isNewHand(form) {
-    return !(form.elements.version && form.elements.version.value);
-  }
-
-  function draftOf(form) {
-    var fields = {};
-    var typed = false;
-    Array.prototype.forEach.call(form.querySelectorAll(FILLED), function (field) {
-      if (!field.name) return;
-      if (field.type === "radio" || field.type === "checkbox") {
-        if (field.checked !== field.defaultChecked) typed = true;
-        if (field.checked) (fields[field.name] = fields[field.name] || []).push(field.value);
-      } else {
-        if (field.value !== field.defaultValue) typed = true;
-        fields[field.name] = [field.value];
-      }
-    });
-    return typed ? fields : null;
-  }
-  function keep(form) {
-    if (!isNewHand(form)) return;
-    var fields = draftOf(form);
-    try {
-      if (fields) localStorage.setItem(DRAFT, JSON.stringify(fields));
-    } catch (error) {
-      console.warn("The draft could not be kept on this phone:", error);
-    }
-  }
-  function kept() {
-    try {
-      return JSON.parse(localStorage.getItem(DRAFT) || "null");
-    } catch (error) {
-      console.warn("The draft kept on this phone could not be read:", error);
-      return null;
-    }
-  }
-  function forget() {
-    try {
-      localStorage.removeItem(DRAFT);
-    } catch (error) {
-      console.warn("The draft could not be removed:", error);
-    }
-  }
-
-  function restore(form, fields) {
-    Array.prototype.forEach.call(form.querySelectorAll(FILLED), function (field) {
-      if (!field.name) return;
-      var values = fields[field.name] || [];
-      if (field.type === "radio" || field.type === "checkbox") {
-        field.checked = values.indexOf(field.value) !== -1;
-      } else if (values.length) {
-        field.value = values[0];
-      }
-    });
-    var note = form.querySelector("[data-draft-note]");
-    if (note) note.hidden = false;
-    // The preview (and the form's own choices) follow what came back. htmx sets up what it
-    // inserts only when it settles: set the form up now (htmx.process does it once).
-    if (window.htmx) htmx.process(form.closest(".entry-panel") || form);
-    form.dispatchEvent(new Event("change", { bubbles: true }));
-  }
-
-  // What the last action said ("Hand 6 saved.") is about that action: gone when the sheet moves
-  // on from another phone, and when a form opens (it would sit above a form it is not about).
-  function clearFlash() {
-    var flash = document.getElementById("flash");
-    if (flash && flash.firstChild) flash.replaceChildren();
-  }
-  document.addEventListener("sheet:moved", clearFlash);
-
-  // A form opens: its history entry, and the draft of a new hand.
-  function opened(form) {
-    if (!pushed && !backing) {
-      clearFlash();
-      history.pushState({ tarotForm: true }, "");
-      pushed = true;
-    }
-    if (form.dataset.draftChecked) return;
-    form.dataset.draftChecked = "1";
-    var fields = isNewHand(form) && !form.querySelector(".form-errors, .invalid") && kept();
-    if (fields) restore(form, fields);
-  }
-  // The form went (saved, cancelled, replaced by the sheet): its history entry goes too.
-  function closed() {
-    if (!pushed) return;
-    pushed = false;
-    if (history.state && history.state.tarotForm) {
-      backing = true;
-      history.back();
-    }
-  }
-
-  var entry = document.getElementById("entry");
-  if (!entry || !window.history || !history.pushState) return;
-  new MutationObserver(function () {
-    var form = panel();
-    if (form) opened(form);
-    else closed();
-  }).observe(entry, { childList: true, subtree: true });
-  if (panel()) opened(panel());
-
-  document.addEventListener(
-    "click",
-    function (event) {
-      if (event.target.closest('[hx-target="#entry"] a, a[hx-target="#entry"]') && !panel()) {
-        before = window.scrollY;
-      }
-      var discard = event.target.closest("[data-discard-draft]");
-      if (discard) {
-        var form = discard.closest("form");
-        forget();
-        form.reset();
-        // The note stays where it is, saying what happened: nothing below it moves.
-        var note = discard.closest("[data-draft-note]");
-        note.querySelector("[data-draft-text]").textContent = note.dataset.discarded;
-        discard.hidden = true;
-        form.dispatchEvent(new Event("change", { bubbles: true }));
-      }
-    },
-    true
-  );
-  // Typed so far, kept as it goes (a phone may lock, a tab may be closed).
-  document.addEventListener("change", function (event) {
-    var form = panel();
-    if (form && form.contains(event.target)) keep(form);
-  });
-  // Saved (or queued) or passed: the draft is done with. Refused, the form comes back with it.
-  window.addEventListener(
-    "submit",
-    function (event) {
-      var form = event.target;
-      var by = event.submitter && event.submitter.name;
-      if (form.matches("#entry form.hand-form") && isNewHand(form) && (by === "save" || by === "passed")) {
-        forget();
-      }
-    },
-    true
-  );
-  window.addEventListener("popstate", function () {
-    var form = panel();
-    if (backing) {
-      // Our own step back over a closed form's entry. A form opened meanwhile (Save, then at
-      // once New hand) gets its entry now, so that Back does not close it by mistake.
-      backing = false;
-      if (form && !pushed) {
-        clearFlash();
-        history.pushState({ tarotForm: true }, "");
-        pushed = true;
-      }
-      return;
-    }
-    if (!form || !pushed) return;
-    pushed = false;
-    keep(form);
-    entry.replaceChildren();
-    if (before !== null) window.scrollTo(0, before);
-    before = null;
-  });
 })();

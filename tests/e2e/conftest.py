@@ -6,6 +6,7 @@ browser tests skip (with the reason below); nothing else makes them skip.
 
 import os
 import threading
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -83,6 +84,7 @@ class InFlight:
         def counted(wsgi, environ, start_response):
             with self.idle:
                 self.count += 1
+                self.idle.notify_all()
             try:
                 return handler(wsgi, environ, start_response)
             finally:
@@ -92,9 +94,16 @@ class InFlight:
 
         return counted
 
-    def wait(self, timeout: float = 10) -> None:
+    def wait(self, timeout: float = 10, quiet: float = 0.1) -> None:
+        """Until no request is being answered, and none came for ``quiet`` seconds: a request
+        the pages sent just before they closed can reach the server a moment later."""
+        deadline = time.monotonic() + timeout
         with self.idle:
-            assert self.idle.wait_for(lambda: self.count == 0, timeout), "the server stayed busy"
+            while True:
+                left = deadline - time.monotonic()
+                assert self.idle.wait_for(lambda: self.count == 0, left), "the server stayed busy"
+                if not self.idle.wait_for(lambda: self.count > 0, quiet):
+                    return
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from scoresheet import backup
+from scoresheet.files import session_backup as backup
 from tests.conftest import BACKUPS
 from tests.e2e.conftest import DESKTOP
 from tests.e2e.sheet_page import SheetPage

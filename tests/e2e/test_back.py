@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import backup
+from scoresheet.files import session_backup as backup
 from tests.conftest import BACKUPS
 from tests.e2e.conftest import TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage

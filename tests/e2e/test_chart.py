@@ -3,7 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
+from scoresheet.sessions import writes
 from tests.e2e.conftest import TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
 

@@ -8,7 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import club_backup, scoring
+from scoresheet import scoring
+from scoresheet.files import club_backup
 from scoresheet.models import Club
 from tests.e2e.sheet_page import SheetPage
 from tests.e2e.test_accessibility import axe_violations

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import backup, scoring
+from scoresheet import scoring
+from scoresheet.files import session_backup as backup
 from tests.conftest import BACKUPS, written
 from tests.e2e.conftest import TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage

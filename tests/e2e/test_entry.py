@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from scoresheet import scoring
 from scoresheet import sheet as sheets
 from scoresheet.models import Sheet
+from tests import scored
 from tests.e2e.conftest import DESKTOP, PHONES
 from tests.e2e.sheet_page import SheetPage
 
@@ -154,7 +155,7 @@ def test_five_players_every_kind_of_hand(open_page, profile):
     assert stored(sheet) == [hand for hand, _how in HANDS_5]
     # The deal went round from Élise (seat 4), passed deals included.
     assert dealers(sheet) == [(4 + number) % 5 for number in range(len(HANDS_5))]
-    assert list(sheets.build(5, 4, stored(sheet)).totals) == totals
+    assert list(scored.build(5, 4, stored(sheet)).totals) == totals
     # A reload shows the same sheet, from the database.
     sheet_page.page.reload()
     sheet_page.expect_totals(FIVE, totals)
@@ -172,6 +173,6 @@ def test_four_players(open_page, profile):
 
     assert stored(sheet) == [hand for hand, _how in HANDS_4]
     assert dealers(sheet) == [(1 + number) % 4 for number in range(len(HANDS_4))]
-    assert list(sheets.build(4, 1, stored(sheet)).totals) == totals
+    assert list(scored.build(4, 1, stored(sheet)).totals) == totals
     # The FFT rulebook's first hand: 318 for the taker, 106 from each defender.
     assert scoring.score(HANDS_4[0][0]) == (-106, -106, 318, -106)

@@ -5,7 +5,9 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoresheet import backup, scoring, writes
+from scoresheet import scoring
+from scoresheet.files import session_backup as backup
+from scoresheet.sessions import writes
 from tests.conftest import BACKUPS
 from tests.e2e.conftest import TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage

@@ -8,7 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import club_writes, scoring
+from scoresheet import scoring
+from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Night
 from tests.e2e.sheet_page import SheetPage
 

@@ -5,7 +5,8 @@ the read-only link too; in English and in French."""
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
+from scoresheet.sessions import writes
 from tests.e2e.sheet_page import SheetPage
 from tests.reading import store
 

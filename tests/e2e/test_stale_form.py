@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
 from scoresheet.models import Sheet
+from scoresheet.sessions import writes
 from tests.e2e.conftest import PHONES
 from tests.e2e.sheet_page import SheetPage
 from tests.e2e.test_accessibility import axe_violations

@@ -2,11 +2,13 @@
 phone (they shrink a little before any "…")."""
 
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from scoresheet import scoring, writes
+from scoresheet import scoring
+from scoresheet.sessions import writes
 from tests.e2e.conftest import PHONES
 from tests.e2e.sheet_page import SheetPage
 
@@ -151,3 +153,32 @@ def test_a_preview_overtaken_by_another_logs_no_error(open_page):
     expect(phone.row(1)).to_be_visible()
     phone.expect_row(1, [-70, 210, -70, -70])
     assert errors == []
+
+
+def test_another_phones_hand_stored_just_before_this_phones_shows(open_page):
+    """Another phone's hand stored between this phone's last poll and its save: the save's
+    answer brings its own row and a revision past the other one; the sheet still gets the other
+    phone's row (the next poll asks for the whole sheet)."""
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    sheet = writes.create_sheet("Entre deux", names, 0)
+    phone = SheetPage(open_page("Pixel 7"))
+    page = phone.page
+    quiet = {"on": True}
+    # No poll gets through until this phone's hand is saved: "nothing moved".
+    page.route(
+        re.compile(r"/live/\?"),
+        lambda route: route.fulfill(status=204) if quiet["on"] else route.continue_(),
+    )
+    page.goto(sheet.get_absolute_url())
+    phone.open_new_hand()
+    # The other phone's hand: Ben takes a garde, 2 bouts, 51 points (−70, +210, −70, −70).
+    writes.add_hand(sheet.token, scoring.Hand(4, 1, "garde", 2, 51), uuid.uuid4())
+    # This phone's: Chloé takes a prise, 1 bout, 51 points, made by 0: 25 from each defender.
+    phone.fill_hand(scoring.Hand(4, 2, "prise", 1, 51), names)
+    phone.save()
+    expect(phone.row(2)).to_be_visible()
+    quiet["on"] = False
+    expect(phone.row(1)).to_be_visible()
+    phone.expect_row(1, [-70, 210, -70, -70])
+    phone.expect_row(2, [-25, -25, 75, -25])
+    phone.expect_totals(names, [-95, 185, 5, -95])

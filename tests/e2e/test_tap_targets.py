@@ -5,8 +5,10 @@ inside running text (a sentence) is exempt, as WCAG's "inline" exception says.""
 import pytest
 from playwright.sync_api import Page, expect
 
-from scoresheet import club_writes, scoring, writes
+from scoresheet import scoring
+from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Sheet
+from scoresheet.sessions import writes
 from tests.e2e.conftest import NARROW, TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
 from tests.reading import store

@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import backup
+from scoresheet.files import session_backup as backup
 from tests.conftest import BACKUPS
 from tests.e2e.sheet_page import SheetPage
 from tests.e2e.test_accessibility import axe_violations, contrast, luminance

@@ -1,18 +1,10 @@
 """``manage.py export_club CLUB [-o FILE] [--standings]``: a club's backup, or its standings."""
 
-import re
-from urllib.parse import urlsplit
-
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import club_backup, clubs
+from scoresheet.clubs import standings as clubs
+from scoresheet.files import club_backup, club_csv, commands
 from scoresheet.models import Club
-
-
-def token_of(club: str) -> str:
-    """The token in a club's URL or path (…/c/<token>/), or the argument itself."""
-    match = re.search(r"(?:^|/)c/([^/]+)/?$", urlsplit(club.strip()).path)
-    return match[1] if match else club.strip()
 
 
 class Command(BaseCommand):
@@ -26,20 +18,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, club, output, standings, **options):
-        found = Club.objects.filter(token=token_of(club)).first()
+        found = Club.objects.filter(token=commands.token_in(club, "c")).first()
         if found is None:
             raise CommandError(f"No club {club!r}.")
         if standings:
-            chunks = club_backup.csv_lines(clubs.standings(found))
+            chunks = club_csv.csv_lines(clubs.standings(found))
         else:
             chunks = [club_backup.dumps(club_backup.dump(found))]
-        if output is None or output == "-":
-            for chunk in chunks:
-                self.stdout.write(chunk, ending="")
-            return
-        try:
-            with open(output, "w", encoding="utf-8", newline="") as file:
-                file.writelines(chunks)
-        except OSError as error:
-            raise CommandError(f"Cannot write {output}: {error.strerror}.") from None
-        self.stdout.write(f"Wrote {output}")
+        commands.write(self, output, chunks)

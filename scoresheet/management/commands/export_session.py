@@ -1,18 +1,10 @@
 """``manage.py export_session SESSION [-o FILE] [--csv]``: a session's backup, or its CSV."""
 
-import re
-from urllib.parse import urlsplit
-
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import backup
+from scoresheet.files import commands, session_csv
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
-
-
-def token_of(session: str) -> str:
-    """The token in a session's URL or path (…/s/<token>/), or the argument itself."""
-    match = re.search(r"(?:^|/)s/([^/]+)/?$", urlsplit(session.strip()).path)
-    return match[1] if match else session.strip()
 
 
 class Command(BaseCommand):
@@ -24,18 +16,8 @@ class Command(BaseCommand):
         parser.add_argument("--csv", action="store_true", help="write the CSV export instead")
 
     def handle(self, *args, session, output, csv, **options):
-        sheet = Sheet.objects.filter(token=token_of(session)).first()
+        sheet = Sheet.objects.filter(token=commands.token_in(session, "s")).first()
         if sheet is None:
             raise CommandError(f"No session {session!r}.")
-        chunks = backup.csv_lines(sheet) if csv else [backup.dumps(backup.dump(sheet))]
-        if output is None or output == "-":
-            for chunk in chunks:
-                self.stdout.write(chunk, ending="")
-            return
-        # newline="": the CSV's own \r\n line ends are written as they are.
-        try:
-            with open(output, "w", encoding="utf-8", newline="") as file:
-                file.writelines(chunks)
-        except OSError as error:
-            raise CommandError(f"Cannot write {output}: {error.strerror}.") from None
-        self.stdout.write(f"Wrote {output}")
+        chunks = session_csv.csv_lines(sheet) if csv else [backup.dumps(backup.dump(sheet))]
+        commands.write(self, output, chunks)

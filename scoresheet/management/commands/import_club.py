@@ -1,10 +1,8 @@
 """``manage.py import_club FILE``: restore a club's JSON backup as a new club."""
 
-import sys
-
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import backup, club_backup
+from scoresheet.files import club_backup, commands, json_backup
 
 
 class Command(BaseCommand):
@@ -18,16 +16,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            if file == "-":
-                data = sys.stdin.buffer.read(club_backup.MAX_BYTES + 1)
-            else:
-                with open(file, "rb") as source:
-                    data = source.read(club_backup.MAX_BYTES + 1)
-        except OSError as error:
-            raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
-        try:
-            club = club_backup.load(data)
-        except backup.BackupError as error:
+            club = club_backup.load(commands.read(file, club_backup.MAX_BYTES))
+        except json_backup.BackupError as error:
             raise CommandError(error.message) from None
         players = club.players.count()
         sessions = club.sessions.count()

@@ -3,9 +3,10 @@ and the clubs' stored results from their sessions."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet import club_results, writes
-from scoresheet.management.commands.export_session import token_of
+from scoresheet.clubs import results as club_results
+from scoresheet.files.commands import token_in
 from scoresheet.models import Club, Sheet
+from scoresheet.sessions import writes
 
 
 class Command(BaseCommand):
@@ -24,7 +25,7 @@ class Command(BaseCommand):
     def handle(self, *args, sessions, **options):
         sheets = Sheet.objects.order_by("pk")
         if sessions:
-            tokens = [token_of(session) for session in sessions]
+            tokens = [token_in(session, "s") for session in sessions]
             sheets = sheets.filter(token__in=tokens)
             missing = set(tokens) - set(sheets.values_list("token", flat=True))
             if missing:

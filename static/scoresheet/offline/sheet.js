@@ -145,6 +145,15 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   if (fresh) serverState = fresh;
 });
 
+// The live poll's answer (app.js) replaces the server's rows (#hands) and totals whole: the
+// hands still waiting on this phone go back after them, with the totals they make, in the same
+// task, so that no moment shows the sheet without them. (While a hand is on its way to the
+// server, app.js drops the poll's answer: that hand's own answer brings the sheet.)
+document.addEventListener("htmx:oobAfterSwap", (event) => {
+  if (!event.target || event.target.id !== "hands" || !memory || !memory.length) return;
+  if (readState()) renderNow(memory);
+});
+
 function readState() {
   state = serverState || readJSON("sheet-state");
   rules = null;
@@ -408,6 +417,7 @@ async function sync() {
       let response;
       let html;
       try {
+        document.documentElement.dataset.sending = entry.key;
         response = await post(entry);
         html = await response.text();
       } catch (error) {
@@ -463,6 +473,7 @@ async function sync() {
     if (navigator.locks) await navigator.locks.request(`tarot-queue-${state.token}`, run);
     else await run();
   } finally {
+    delete document.documentElement.dataset.sending;
     syncing = false;
     if (again) {
       again = false;

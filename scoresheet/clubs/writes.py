@@ -20,13 +20,22 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 
-from scoresheet import bulk, club_results, scoring, writes
+# _ only marks a message for extraction; ClubError.translated translates it.
+from django.utils.translation import gettext_noop as _
+
+from scoresheet import bulk, scoring
 from scoresheet import names as player_names
-from scoresheet.clubs import NAME_LENGTH, ClubError, _
+from scoresheet.clubs import ClubError
+from scoresheet.clubs import results as club_results
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet, SpentKey
+from scoresheet.sessions import writes
+
+# A form's key spent on something else (a tampered form): the write protocol's own error, the
+# same for a session, a club and a night.
+KeyTaken = writes.KeyTaken
 
 if TYPE_CHECKING:
-    from scoresheet.club_backup import ClubBackup
+    from scoresheet.files.club_backup import ClubBackup
 
 # What a roster name already taken says, wherever it is typed.
 TAKEN = _("“%(name)s” is already one of the club's players.")
@@ -65,12 +74,12 @@ def _locked_sheet(sheet_id: int) -> Sheet:
 def clean_player_name(value: str) -> str:
     """A roster name as it is stored, or ``ClubError`` saying why it cannot be one."""
     try:
-        return player_names.checked(value or "", NAME_LENGTH)
+        return player_names.checked(value or "", player_names.PLAYER_LENGTH)
     except player_names.InvalidName as error:
         if error.reason == "blank":
             raise ClubError(_("Name: enter the player's name.")) from None
         raise ClubError(
-            _("Name: a name has at most %(length)s characters."), length=NAME_LENGTH
+            _("Name: a name has at most %(length)s characters."), length=player_names.PLAYER_LENGTH
         ) from None
 
 

@@ -1,4 +1,5 @@
-"""Forms: a new sheet, and one hand checked by the scoring engine."""
+"""A session's forms: a new session, one hand checked by the scoring engine, the house rules,
+the players' names, and importing a session's backup."""
 
 import uuid
 from decimal import Decimal
@@ -6,13 +7,13 @@ from decimal import Decimal
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, localize
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import backup as backups
 from scoresheet import names as player_names
 from scoresheet import scoring
+from scoresheet.files import session_backup as backups
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
 MAX_SEATS = max(scoring.SEATS)
@@ -585,7 +586,7 @@ class HandForm(forms.Form):
                 # Poignées shown together (no single field is wrong), or a field this table
                 # does not have: the form carries it, and its message names the field.
                 field = None
-            self.add_error(field, problem.translated(gettext))
+            self.add_error(field, problem.translated(gettext, number=localize))
         data["hand"] = hand
         return data
 

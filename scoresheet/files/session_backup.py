@@ -1,31 +1,35 @@
-"""A sheet's files: the CSV export for spreadsheets, and the JSON backup that restores it.
-
-Both formats are documented in docs/formats.md. Importing checks the whole file before
-writing anything, so a refused backup leaves the database exactly as it was.
+"""A session's JSON backup (``tarot-scoresheet/1``): writing it, and reading it back into a new
+session, checked whole before anything is written (the shared pieces: ``json_backup.py``).
 """
 
 from __future__ import annotations
 
-import csv
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import datetime
 from decimal import Decimal
-from typing import NoReturn
 
-from django.conf import settings
-from django.utils import timezone, translation
-from django.utils.formats import date_format
 from django.utils.translation import gettext
 
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
 from scoresheet import names as player_names
-from scoresheet import scoring, writes
-from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Sheet
+from scoresheet import scoring
+from scoresheet.files import json_backup
+from scoresheet.files.json_backup import (
+    BackupError,
+    card_points,
+    clean_name,
+    is_int,
+    local_time,
+    read_created,
+    refuse,
+    shown,
+)
+from scoresheet.models import Camp, Chelem, Hand, Poignee, Sheet
+from scoresheet.sessions import writes
 
 FORMAT = "tarot-scoresheet/1"
 # Limits a public server needs: a backup is read whole into memory and checked hand by hand.
@@ -71,31 +75,6 @@ TYPE_MESSAGES = {
     "chelem": _("Chelem: write null, “announced_made”, “unannounced_made” or “announced_failed”."),
     "defence_chelem": _("Defence chelem: write true or false."),
 }
-# OWASP "CSV injection": a spreadsheet runs a cell that starts with one of these.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-BOM = "\ufeff"
-CREATED_FROM = date(2000, 1, 1)
-CREATED_UNTIL = date(2100, 12, 31)
-
-
-class BackupError(ValueError):
-    """A refused backup: the message says which hand (from 1) and which field is wrong."""
-
-    def __init__(self, message: str, *, hand: int | None = None, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.hand = hand
-        self.field = field
-
-
-def refuse(
-    message: str, *, hand: int | None = None, field: str | None = None, **params
-) -> NoReturn:
-    """Raise a ``BackupError`` with ``message`` translated, prefixed by the hand's number."""
-    text = gettext(message) % params if params else gettext(message)
-    if hand is not None:
-        text = gettext("Hand %(number)s: %(problem)s") % {"number": hand, "problem": text}
-    raise BackupError(text, hand=hand, field=field)
 
 
 @dataclass(frozen=True)
@@ -112,20 +91,6 @@ class Backup:
 
 
 # JSON backup: writing
-
-
-def local_time(moment: datetime) -> datetime:
-    """``moment`` in the server's time zone; in UTC when that would leave the calendar (a date
-    stored before imports checked it, like 9999-12-31T23:30Z): an export never fails."""
-    try:
-        return timezone.localtime(moment)
-    except (OverflowError, ValueError):
-        return moment.astimezone(UTC)
-
-
-def card_points(points: Decimal) -> int | float:
-    """Card points as a JSON number: 49, or 40.5 for a half point."""
-    return int(points) if points == points.to_integral_value() else float(points)
 
 
 # What the backup writes of a hand, read as stored (no model instance, no score).
@@ -238,55 +203,15 @@ def dump_lines(sheet: Sheet) -> Iterator[str]:
 # JSON backup: reading and checking
 
 
-def _refuse_constant(name: str) -> NoReturn:
-    raise ValueError(name)
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        # JSON parsers keep one of the repeated keys silently; a backup must not be ambiguous.
-        raise ValueError("repeated key")
-    return data
-
-
 def parse_json(data: bytes | str) -> object:
     """The file's JSON value, after the size check; refuses what is not JSON."""
-    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "replace"))
-    if size > MAX_BYTES:
-        refuse(_("This file is larger than 5 MB, the most a backup can be."))
-    try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
-        # Decimal keeps 40.5 exact; NaN and Infinity are not JSON numbers.
-        return json.loads(
-            text.removeprefix(BOM),
-            parse_float=Decimal,
-            parse_constant=_refuse_constant,
-            object_pairs_hook=_unique_keys,
-        )
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        refuse(_("This file is not a backup of a session: it is not JSON."))
-
-
-def is_int(value: object) -> bool:
-    """A JSON integer: true and false are not numbers here."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def shown(value: object) -> str:
-    """A value from the file, short enough to quote in a message, and safe to put on a page
-    (a lone surrogate is shown as its escape, "\\ud800")."""
-    text = player_names.encodable(str(value))
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
-def clean_name(value: object, length: int = PLAYER_NAME_LENGTH) -> str:
-    """A name as the forms store it (``names.checked``); "" if it is none (blank, too long,
-    NUL or a lone surrogate: the caller's message says 1 to ``length`` characters)."""
-    try:
-        return player_names.checked(value, length)
-    except player_names.InvalidName:
-        return ""
+    return json_backup.parse(
+        data,
+        most=MAX_BYTES,
+        too_large=_("This file is larger than 5 MB, the most a backup can be."),
+        not_text=_("This file is not a backup of a session: it is not JSON."),
+        not_json=_("This file is not a backup of a session: it is not JSON."),
+    )
 
 
 def read_players(value: object) -> tuple[str, ...]:
@@ -299,51 +224,10 @@ def read_players(value: object) -> tuple[str, ...]:
             field="players",
             count=len(value),
         )
-    names: list[str] = []
-    seen: set[str] = set()
-    for number, name in enumerate(value, start=1):
-        # As the new-session form does: cleaned, and compared by their key (names.py).
-        name = clean_name(name)
-        if not name:
-            refuse(
-                _("Player %(number)s: give a name of 1 to %(length)s characters."),
-                field="players",
-                number=number,
-                length=PLAYER_NAME_LENGTH,
-            )
-        if player_names.key(name) in seen:
-            refuse(
-                _("Player %(number)s: “%(name)s” is already at the table."),
-                field="players",
-                number=number,
-                name=name,
-            )
-        seen.add(player_names.key(name))
-        names.append(name)
-    return tuple(names)
-
-
-def read_created(value: object) -> datetime:
-    """An ISO 8601 date and time with its offset, from 2000-01-01 to 2100-12-31."""
-    try:
-        created = datetime.fromisoformat(value)
-        if created.utcoffset() is None:
-            raise ValueError("no offset")
-        created.astimezone(UTC)
-    except (TypeError, ValueError, OverflowError):
-        refuse(
-            _("Created: give the date and time with its offset, like 2026-11-27T20:41:00+01:00."),
-            field="created",
-        )
-    # Far from the ends of what a date can hold, so that every time zone can show it.
-    if not CREATED_FROM <= created.date() <= CREATED_UNTIL:
-        refuse(
-            _("Created: give a date from %(first)s to %(last)s."),
-            field="created",
-            first=CREATED_FROM.isoformat(),
-            last=CREATED_UNTIL.isoformat(),
-        )
-    return created
+    # As the new-session form does: cleaned, and compared by their key (names.py).
+    return json_backup.read_names(
+        value, _("Player %(number)s: “%(name)s” is already at the table.")
+    )
 
 
 def read_dealer(fields: dict, number: int, players: tuple[str, ...], rotation: int) -> int:
@@ -592,171 +476,3 @@ def restore(backup: Backup) -> Sheet:
 def load(data: bytes | str) -> Sheet:
     """Restore a backup file as a new sheet; raises ``BackupError`` and writes nothing if bad."""
     return restore(read(data))
-
-
-# CSV export
-
-
-def cell(value: object) -> object:
-    """A cell a spreadsheet shows as typed: text that would run as a formula gets a leading '."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
-
-
-def csv_header(names: list[str]) -> list[str]:
-    """The CSV's first row: the columns of a hand, then one per player."""
-    return [
-        gettext("Hand"),
-        gettext("Dealer"),
-        gettext("Taker"),
-        gettext("Partner"),
-        gettext("Contract"),
-        # Game terms stay French in every language.
-        "Bouts",
-        gettext("Points"),
-        gettext("Result"),
-        "Petit au bout",
-        "Poignées",
-        "Chelem",
-        "Misère",
-        *names,
-    ]
-
-
-# What the CSV writes of a hand, read as stored: its inputs and its stored scores.
-CSV_COLUMNS = (
-    "number",
-    "dealer",
-    "passed",
-    "taker",
-    "partner",
-    "contract",
-    "bouts",
-    "points",
-    "petit_au_bout",
-    "poignees",
-    "chelem",
-    "defence_chelem",
-    "miseres",
-    "scores",
-)
-CONTRACT_LABELS = dict(Contract.choices)
-POIGNEE_LABELS = dict(Poignee.choices)
-
-
-class CsvWords:
-    """The words of the CSV's cells in the active language, translated once per file."""
-
-    def __init__(self):
-        self.passed = gettext("Everyone passed")
-        self.alone = gettext("alone")
-        self.made = gettext("made by %(diff)s")
-        self.lost = gettext("lost by %(diff)s")
-        self.by_defence = gettext("by the defence")
-        self.camps = {value: str(label) for value, label in Camp.choices}
-        self.chelems = {value: str(label) for value, label in Chelem.choices}
-
-
-def csv_line(values: tuple, names: list[str], alone: bool, words: CsvWords) -> list:
-    """A hand's CSV cells from its ``CSV_COLUMNS`` (scores aside): what was played and its
-    result (``scoring.result``: no breakdown). ``alone``: the hand is played by 5, so a taker
-    without a partner called themselves."""
-    (number, dealer, passed, taker, partner, contract, bouts, points, petit, poignees, chelem,
-     defence_chelem, miseres, _scores) = values  # fmt: skip
-    if passed:
-        return [number, names[dealer], "", "", "", "", "", words.passed]
-    made, diff = scoring.result(bouts, points)
-    return [
-        number,
-        names[dealer],
-        names[taker],
-        names[partner] if partner is not None else words.alone if alone else "",
-        CONTRACT_LABELS[contract],
-        bouts,
-        card_points(points),
-        (words.made if made else words.lost) % {"diff": diff},
-        words.camps[petit] if petit else "",
-        "; ".join(
-            f"{names[int(seat)]}: {POIGNEE_LABELS[size]}"
-            for seat, size in by_seat(poignees).items()
-        ),
-        _chelems_text(chelem, defence_chelem, words),
-        "; ".join(
-            f"{names[int(seat)]}: {count}" for seat, count in by_seat(miseres).items() if count
-        ),
-    ]
-
-
-def _chelems_text(chelem: str | None, defence_chelem: bool, words: CsvWords) -> str:
-    chelems = [words.chelems[chelem]] if chelem else []
-    if defence_chelem:
-        chelems.append(words.by_defence)
-    return ", ".join(chelems)
-
-
-def csv_rows(sheet: Sheet) -> Iterator[list]:
-    """The CSV's rows: a header, one row per hand in play order, then the totals and the
-    rules. Numbers are ints (floats for half points), everything else text."""
-    names = list(sheet.seats.values_list("name", flat=True))
-    players = len(names)
-    rules = sheet.game_rules
-    header = csv_header(names)
-    yield header
-    blank = [""] * (len(header) - players)
-    words = CsvWords()
-    alone = rules.players(players) == 5
-    # One query read in chunks, only the columns written: a long session streams without
-    # being held in memory. The scores are the stored ones, so the file and the sheet cannot
-    # disagree, and no hand is scored again.
-    hands = sheet.hands.order_by("number").values_list(*CSV_COLUMNS)
-    for values in hands.iterator(chunk_size=CHUNK):
-        line = csv_line(values, names, alone, words)
-        yield [*line, *blank[len(line) :], *values[-1]]
-    yield [gettext("Total"), *blank[1:], *sheet.totals]
-    # The rules every score above was computed under (RULES.md §6: "FFT" or the house rules).
-    yield [gettext("Rules"), rules_text(rules)]
-
-
-def rules_text(rules: scoring.Rules) -> str:
-    """The CSV's rules line: "FFT", or the house rules in words."""
-    words = [gettext(rule) for rule in rules.describe()] or ["FFT"]
-    return "; ".join(words)
-
-
-class _Echo:
-    """A file whose write() hands the line back, so csv.writer can feed a stream."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
-def csv_lines(sheet: Sheet) -> Iterator[str]:
-    """The CSV export, line by line: UTF-8 with a BOM so spreadsheets keep the accents."""
-    # Quoting all text (OWASP) and never numbers keeps negative scores numbers.
-    writer = csv.writer(_Echo(), quoting=csv.QUOTE_NONNUMERIC)
-    rows = csv_rows(sheet)
-    yield BOM + writer.writerow([cell(value) for value in next(rows)])
-    for row in rows:
-        yield writer.writerow([cell(value) for value in row])
-
-
-def filename(sheet: Sheet, extension: str) -> str:
-    """A file name made of the session's name and date, safe on every system."""
-    name = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]', "-", sheet.name)
-    name = " ".join(name.split()).strip(" .") or "tarot"
-    created = local_time(sheet.created)
-    if dated(sheet.name, created):
-        # The default name is the date and time already: the date once is enough.
-        return f"{name}.{extension}"
-    return f"{name} {created:%Y-%m-%d}.{extension}"
-
-
-def dated(name: str, moment: datetime) -> bool:
-    """Whether ``name`` holds ``moment``'s date as some language of the app writes it (the
-    default session name is the date and time, in the language of whoever created it)."""
-    for language, _name in settings.LANGUAGES:
-        with translation.override(language):
-            if date_format(moment, "DATE_FORMAT") in name:
-                return True
-    return False

@@ -10,7 +10,6 @@ null, "rules": {…}, "players": [roster names who came], "gone": [who left], "r
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,8 +18,10 @@ from datetime import date as Date
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import backup, scoring
 from scoresheet import names as player_names
+from scoresheet import scoring
+from scoresheet.files import csv_text
+from scoresheet.files import json_backup as backup
 from scoresheet.models import Club, Night, NightTable
 from scoresheet.nights import draw, forms, ranking
 
@@ -61,13 +62,8 @@ def csv_rows(view: ranking.NightView) -> Iterator[list]:
 
 
 def csv_lines(view: ranking.NightView) -> Iterator[str]:
-    """The ranking as the session CSV is written: UTF-8 with a BOM, every text quoted, a text
-    that would run as a formula prefixed with '."""
-    writer = csv.writer(backup._Echo(), quoting=csv.QUOTE_NONNUMERIC)
-    rows = csv_rows(view)
-    yield backup.BOM + writer.writerow([backup.cell(value) for value in next(rows)])
-    for row in rows:
-        yield writer.writerow([backup.cell(value) for value in row])
+    """The ranking as every CSV of the app is written (``csv_text``)."""
+    return csv_text.lines(csv_rows(view))
 
 
 def filename(night: Night, extension: str) -> str:

@@ -2,17 +2,18 @@
 
 from django.urls import include, path
 
-from scoresheet import after_views, club_views
+from scoresheet.clubs import views as club_views
+from scoresheet.files import views as files
 
 READ_ONLY = {"readonly": True}
 
 urlpatterns = [
     path("club/new/", club_views.club_new, name="club_new"),
-    path("club/import/", club_views.club_import, name="club_import"),
+    path("club/import/", files.club_import, name="club_import"),
     path("c/<str:token>/", club_views.club, name="club"),
-    path("c/<str:token>/standings.csv", club_views.standings_csv, name="standings_csv"),
-    path("c/<str:token>/standings.xlsx", after_views.standings_xlsx, name="standings_xlsx"),
-    path("c/<str:token>/club.json", club_views.backup_json, name="backup"),
+    path("c/<str:token>/standings.csv", files.standings_csv, name="standings_csv"),
+    path("c/<str:token>/standings.xlsx", files.standings_xlsx, name="standings_xlsx"),
+    path("c/<str:token>/club.json", files.backup_json, name="backup"),
     path("c/<str:token>/players/", club_views.club_players, name="club_players"),
     path("c/<str:token>/players/<int:pk>/", club_views.club_player, name="club_player"),
     path("c/<str:token>/new/", club_views.club_new_sheet, name="club_new_sheet"),
@@ -25,17 +26,17 @@ urlpatterns = [
     path("", include("scoresheet.nights.urls")),
     path(
         "cv/<str:token>/standings.csv",
-        club_views.standings_csv,
+        files.standings_csv,
         READ_ONLY,
         name="view_standings_csv",
     ),
     path(
         "cv/<str:token>/standings.xlsx",
-        after_views.standings_xlsx,
+        files.standings_xlsx,
         READ_ONLY,
         name="view_standings_xlsx",
     ),
-    path("cv/<str:token>/club.json", club_views.backup_json, READ_ONLY, name="view_backup"),
+    path("cv/<str:token>/club.json", files.backup_json, READ_ONLY, name="view_backup"),
     path(
         "cv/<str:token>/players/<int:pk>/",
         club_views.club_player,

@@ -36,8 +36,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoresheet import chart, scoring, stats, summary_image
+from scoresheet import chart, scoring, stats
 from scoresheet.models import Sheet
+from scoresheet.sessions import summary_image
 
 MADE_CHELEMS = (scoring.Chelem.ANNOUNCED_MADE, scoring.Chelem.UNANNOUNCED_MADE)
 # The chelems a summary names, earliest first; beyond these it only counts them.

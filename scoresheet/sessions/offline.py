@@ -27,6 +27,8 @@ from scoresheet.models import Camp, Chelem, Contract
 SHELL = [
     "django_htmx/htmx-2.min.js",
     "scoresheet/app.js",
+    "scoresheet/form.js",
+    "scoresheet/share.js",
     "scoresheet/offline.js",
     "scoresheet/offline/sheet.js",
     "scoresheet/offline/rows.js",

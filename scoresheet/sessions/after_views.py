@@ -1,12 +1,11 @@
-"""After the game (issue 23): the evening's summary and its picture, the whole sheet on paper,
-and the spreadsheet files of a session and of a club's standings.
+"""After the game (issue 23): the evening's summary and its picture, and the whole sheet on
+paper (the spreadsheet files are the files' views, ``files/views.py``).
 
 Every page here reads what is stored: the summary a few aggregate queries, the picture the
-same figures, the printed sheet and the spreadsheet the hands in chunks, streamed.
+same figures, the printed sheet the hands in chunks, streamed.
 """
 
 from django.http import (
-    FileResponse,
     Http404,
     HttpResponse,
     HttpResponseNotModified,
@@ -21,11 +20,13 @@ from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoresheet import backup, chart, club_backup, clubs, feuille, summary, summary_image, xlsx
-from scoresheet.club_views import chosen_period, get_club
+from scoresheet import chart
+from scoresheet.files import filenames, json_backup
+from scoresheet.lists import recent
 from scoresheet.models import Sheet
+from scoresheet.sessions import feuille, summary, summary_image
+from scoresheet.sessions.views import get_sheet, links, seat_names
 from scoresheet.templatetags.scoresheet import rules_words
-from scoresheet.views import attachment, get_sheet, links, remember, seat_names
 
 # Where the printed sheet's rows go in its page (print.html).
 HANDS_MARK = "<!-- hands -->"
@@ -33,7 +34,7 @@ HANDS_MARK = "<!-- hands -->"
 
 def day(sheet: Sheet) -> str:
     """The session's date, in the request's language."""
-    return date_format(backup.local_time(sheet.created).replace(tzinfo=None), "DATE_FORMAT")
+    return date_format(json_backup.local_time(sheet.created).replace(tzinfo=None), "DATE_FORMAT")
 
 
 def share_url(request, sheet: Sheet) -> str:
@@ -45,7 +46,7 @@ def share_url(request, sheet: Sheet) -> str:
 def summary_page(request, token, readonly=False):
     """The evening's summary: the standings with places, the facts, and sharing them."""
     sheet = get_sheet(token, readonly)
-    remember(request, sheet, readonly=readonly)
+    recent.remember(request, recent.SHEETS, sheet, readonly)
     names = seat_names(sheet)
     facts = summary.read(sheet, names)
     url = share_url(request, sheet)
@@ -61,7 +62,7 @@ def summary_page(request, token, readonly=False):
         "share_title": title,
         "share_url": url,
         "image_url": reverse("view_summary_png", args=[sheet.view_token]),
-        "image_name": backup.filename(sheet, "png"),
+        "image_name": filenames.filename(sheet, "png"),
     }
     if readonly:
         context["og"] = summary.open_graph(
@@ -145,29 +146,3 @@ def print_sheet(request, token, readonly=False):
         yield tail
 
     return StreamingHttpResponse(body(), content_type="text/html; charset=utf-8")
-
-
-@require_GET
-def export_xlsx(request, token, readonly=False):
-    """The sheet as a spreadsheet file: the CSV's cells, numbers as numbers, names as text."""
-    sheet = get_sheet(token, readonly)
-    names = seat_names(sheet)
-    workbook = xlsx.session_file(sheet, backup.csv_rows(sheet), names)
-    response = FileResponse(workbook, content_type=xlsx.CONTENT_TYPE)
-    response["Content-Disposition"] = attachment(backup.filename(sheet, "xlsx"))
-    return response
-
-
-@require_GET
-def standings_xlsx(request, token, readonly=False):
-    """The club's standings of the period as a spreadsheet file."""
-    club = get_club(token, readonly)
-    period, _error = chosen_period(request)
-    result = clubs.standings(club, period, request.GET.get("sort", "points"))
-    names = [row.player.name for row in result.rows]
-    workbook = xlsx.standings_file(club, club_backup.csv_rows(result), names)
-    response = FileResponse(workbook, content_type=xlsx.CONTENT_TYPE)
-    response["Content-Disposition"] = attachment(
-        club_backup.filename(club, "xlsx", _("Standings"))
-    )
-    return response

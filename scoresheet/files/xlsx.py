@@ -1,7 +1,7 @@
 """The spreadsheet files (.xlsx): a session's sheet and a club's standings, with the CSV's cells,
 as a workbook that LibreOffice, Excel and Numbers open with no import dialog.
 
-The cells are the CSV's (``backup.csv_rows``, ``club_backup.csv_rows``): numbers are written as
+The cells are the CSV's (``session_csv.csv_rows``, ``club_csv.csv_rows``): numbers are written as
 numbers (40.5 as a decimal, which a French spreadsheet shows 40,5), text as text. A text cell is
 a string, never a formula, so a name is shown exactly as typed ("=1+1" stays text) and needs
 none of the CSV's leading apostrophe. XlsxWriter's constant-memory mode writes each row to a
@@ -103,7 +103,7 @@ def workbook(
 
 
 def session_widths(names: list[str]) -> list[int]:
-    """The session sheet's columns (``backup.csv_header``): hand, dealer, taker, partner,
+    """The session sheet's columns (``session_csv.csv_header``): hand, dealer, taker, partner,
     contract, bouts, points, result, petit au bout, poignées, chelem, misère, then a player's."""
     name = name_width(names)
     return [6, name, name, name, 13, 6, 7, 14, 13, 24, 22, 16] + [

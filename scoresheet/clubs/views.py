@@ -1,5 +1,6 @@
-"""The club's views: thin, like views.py; the domain is clubs.py (reading) and club_writes.py
-(every change), the files club_backup.py.
+"""The club's pages: thin, like a session's; the domain is ``standings`` (reading: the
+standings, periods, a player's page) and ``writes`` (every change); its files are the files'
+views (``files/views.py``).
 
 A club has two links, like a session: /c/<token>/ to run it, /cv/<view_token>/ to look.
 Every view that changes a club takes the full-access token only, so the read-only link can
@@ -10,18 +11,18 @@ import re
 from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
-from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import chart, club_backup, club_writes, clubs, writes
-from scoresheet.club_forms import (
+from scoresheet import chart
+from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import writes as club_writes
+from scoresheet.clubs.forms import (
     AttachForm,
     ClubForm,
     ClubImportForm,
@@ -30,14 +31,13 @@ from scoresheet.club_forms import (
     NewClubForm,
     PlayerNameForm,
 )
-from scoresheet.models import Club, Sheet
+from scoresheet.lists import recent
+from scoresheet.models import Club, ClubPlayer, Sheet
+from scoresheet.sessions.views import renewed
 from scoresheet.templatetags.scoresheet import rules_words
-from scoresheet.views import attachment, remember, renewed
 
-RECENT_CLUBS = 10
 # The club page lists the latest sessions: no page grows with the club.
 LATEST_SESSIONS = 10
-READ_ONLY = clubs.READ_ONLY
 # The chart's words, said of sessions rather than hands (chart.py's msgids are the keys).
 CHART_WORDS = {
     "Running totals": gettext_noop("Cumulative points, session by session"),
@@ -48,13 +48,6 @@ CHART_WORDS = {
 
 def chart_text(message: str) -> str:
     return _(CHART_WORDS.get(message, message))
-
-
-def remember_club(request, club: Club, readonly: bool = False) -> None:
-    """Keep the club's token in this browser's session (tokens only), newest first."""
-    entry = READ_ONLY + club.view_token if readonly else club.token
-    entries = [e for e in request.session.get("clubs", []) if e != entry]
-    request.session["clubs"] = [entry, *entries][:RECENT_CLUBS]
 
 
 def get_club(token: str, readonly: bool = False) -> Club:
@@ -90,35 +83,17 @@ def club_new(request):
         data = form.cleaned_data
         try:
             change = club_writes.create_club(data["name"], data["rules"], key=data["key"])
-        except writes.KeyTaken:
+        except club_writes.KeyTaken:
             # A key spent on something else: a tampered form. Offer a fresh one.
             form = NewClubForm(renewed(request.POST))
             form.is_valid()
         else:
             # Sent twice (a double tap): the second opens the club the first made.
-            remember_club(request, change.club)
+            recent.remember(request, recent.CLUBS, change.club)
             if change.done:
                 messages.success(request, _("Club created. Its link is its key: keep it."))
             return redirect(change.club)
     context = {"form": form, "import_form": ClubImportForm()}
-    return render(request, "scoresheet/club_new.html", context)
-
-
-@require_POST
-def club_import(request):
-    """Restore a club's backup as a new club, or show the new club page with why it was
-    refused (the whole file, nothing written)."""
-    import_form = ClubImportForm(request.POST, request.FILES)
-    if import_form.is_valid():
-        club = club_backup.restore(import_form.cleaned_data["backup"])
-        remember_club(request, club)
-        messages.success(
-            request,
-            _("Club backup restored: “%(name)s”. Its link is its key: keep it.")
-            % {"name": club.name},
-        )
-        return redirect(club)
-    context = {"form": NewClubForm(), "import_form": import_form}
     return render(request, "scoresheet/club_new.html", context)
 
 
@@ -258,7 +233,7 @@ def shown_value(value) -> str:
 def club(request, token, readonly=False):
     """The club page: standings for a period, the chart, the rating, the sessions."""
     club = get_club(token, readonly)
-    remember_club(request, club, readonly)
+    recent.remember(request, recent.CLUBS, club, readonly)
     context = standings_context(request, club, readonly)
     if not readonly:
         context["full_url"] = request.build_absolute_uri(club.get_absolute_url())
@@ -267,34 +242,6 @@ def club(request, token, readonly=False):
     if request.htmx:
         template += "#standings"
     return render(request, template, context)
-
-
-@require_GET
-def standings_csv(request, token, readonly=False):
-    """The standings of the period as CSV, with the session CSV's conventions."""
-    club = get_club(token, readonly)
-    period, _error = chosen_period(request)
-    result = clubs.standings(club, period, request.GET.get("sort", "points"))
-    language = translation.get_language()
-
-    def lines():
-        with translation.override(language):
-            yield from club_backup.csv_lines(result)
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = attachment(club_backup.filename(club, "csv", _("Standings")))
-    return response
-
-
-@require_GET
-def backup_json(request, token, readonly=False):
-    """The club's backup: its roster, rules and sessions, as one JSON file."""
-    club = get_club(token, readonly)
-    response = HttpResponse(
-        club_backup.dumps(club_backup.dump(club)), content_type="application/json; charset=utf-8"
-    )
-    response["Content-Disposition"] = attachment(club_backup.filename(club, "json"))
-    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -405,12 +352,12 @@ def club_new_sheet(request, token):
                 rules=data["rules"],
                 key=data["key"],
             ).sheet
-        except writes.KeyTaken:
+        except club_writes.KeyTaken:
             # A key spent on something else: a tampered form. Offer a fresh one.
             form = ClubSheetForm(renewed(request.POST))
             form.is_valid()
         else:
-            remember(request, sheet)
+            recent.remember(request, recent.SHEETS, sheet)
             return redirect(sheet)
     context = {"club": club, "links": club_links(club, False), "form": form, "roster": roster}
     return render(request, "scoresheet/club_new_sheet.html", context)
@@ -438,7 +385,7 @@ def club_attach(request, token):
         elif hasattr(sheet, "club_session"):
             form.add_error("session", _("This session already belongs to a club."))
         else:
-            match = clubs.proposed_match(club, sheet)
+            match = proposed_match(club, sheet)
             seats = [
                 {
                     "seat": seat,
@@ -472,3 +419,10 @@ def club_detach(request, token, pk):
             request, _("“%(name)s” no longer counts in the club.") % {"name": change.sheet.name}
         )
     return redirect(club)
+
+
+def proposed_match(club: Club, sheet: Sheet) -> list[tuple[str, ClubPlayer | None]]:
+    """Each seat of ``sheet`` with the roster player of the same name (by key), or None."""
+    seats = list(sheet.seats.values_list("name", "key"))
+    roster = {p.key: p for p in club.players.filter(key__in=[key for _, key in seats])}
+    return [(name, roster.get(key)) for name, key in seats]

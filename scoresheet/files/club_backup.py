@@ -1,5 +1,5 @@
-"""A club's files: the standings as CSV, and the JSON backup (``tarot-club/1``) that restores
-the club, its roster and its sessions.
+"""A club's JSON backup (``tarot-club/1``): writing it, and reading it back into a new club,
+its roster and its sessions (the standings' CSV: ``club_csv.py``).
 
 The backup is ``{"format": "tarot-club/1", "name", "created", "players": [roster names],
 "rules": {…}, "sessions": [tarot-scoresheet/1 objects whose players are roster names]}``
@@ -10,26 +10,25 @@ writing anything.
 
 from __future__ import annotations
 
-import csv
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from types import SimpleNamespace
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import backup, club_writes, clubs, scoring
 from scoresheet import names as player_names
+from scoresheet import scoring
+from scoresheet.clubs import writes as club_writes
+from scoresheet.files import json_backup, night_files
+from scoresheet.files import session_backup as backup
 from scoresheet.models import Club
-from scoresheet.nights import files as night_files
 from scoresheet.nights import writes as night_writes
 
 FORMAT = "tarot-club/1"
 KEYS = ("format", "name", "created", "players", "rules", "sessions", "nights")
-# The club nights (issue 24, nights/files.py): older files have none.
+# The club nights (issue 24, files/night_files.py): older files have none.
 OPTIONAL = ("nights",)
 # A club's backup holds many sessions: larger than a session's, still read whole. The limits
 # keep its import well inside gunicorn's 30 s worker timeout on a busy 2-core machine: 36,000
@@ -56,7 +55,7 @@ def dump(club: Club) -> dict:
     data = {
         "format": FORMAT,
         "name": club.name,
-        "created": backup.local_time(club.created).isoformat(),
+        "created": json_backup.local_time(club.created).isoformat(),
         "players": sorted(names.values(), key=player_names.key),
         "rules": club.game_rules.to_data(),
         "sessions": sessions,
@@ -68,7 +67,7 @@ def dump(club: Club) -> dict:
 
 def _default(value):
     if isinstance(value, Decimal):
-        return backup.card_points(value)
+        return json_backup.card_points(value)
     raise TypeError(type(value).__name__)
 
 
@@ -103,39 +102,29 @@ class ClubBackup:
 
 
 def parse_json(data: bytes | str) -> object:
-    size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "replace"))
-    if size > MAX_BYTES:
-        backup.refuse(
-            _(
-                "This file is larger than %(size)s MB, the most a club's backup can be: a "
-                "bigger one would take too long to import."
-            ),
-            size=MAX_BYTES // (1024 * 1024),
-        )
-    try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
-    except UnicodeDecodeError:
+    """The file's JSON value, after the size check; refuses what is not JSON."""
+    return json_backup.parse(
+        data,
+        most=MAX_BYTES,
+        too_large=_(
+            "This file is larger than %(size)s MB, the most a club's backup can be: a "
+            "bigger one would take too long to import."
+        ),
         # The backup is written in UTF-8; a file saved again in another encoding is refused.
-        backup.refuse(_("This file is not a backup of a club: it is not UTF-8 text."))
-    try:
-        return json.loads(
-            text.removeprefix(backup.BOM),
-            parse_float=Decimal,
-            parse_constant=backup._refuse_constant,
-            object_pairs_hook=backup._unique_keys,
-        )
-    except (ValueError, RecursionError):
-        backup.refuse(_("This file is not a backup of a club: it is not JSON."))
+        not_text=_("This file is not a backup of a club: it is not UTF-8 text."),
+        not_json=_("This file is not a backup of a club: it is not JSON."),
+        size=MAX_BYTES // (1024 * 1024),
+    )
 
 
 def read(data: bytes | str) -> ClubBackup:
-    """Check a whole club backup; raises ``backup.BackupError`` at the first thing wrong,
+    """Check a whole club backup; raises ``json_backup.BackupError`` at the first thing wrong,
     naming the session (from 1) and the hand."""
     content = parse_json(data)
     if not isinstance(content, dict) or "format" not in content:
-        backup.refuse(_("This file is not a backup of a club: it has no “format”."))
+        json_backup.refuse(_("This file is not a backup of a club: it has no “format”."))
     if content["format"] == backup.FORMAT:
-        backup.refuse(
+        json_backup.refuse(
             _(
                 "This file is the backup of one session, not of a club: import it on the home "
                 "page."
@@ -143,40 +132,42 @@ def read(data: bytes | str) -> ClubBackup:
             field="format",
         )
     if content["format"] != FORMAT:
-        backup.refuse(
+        json_backup.refuse(
             _("This backup's format is “%(value)s”; this app reads “%(format)s”."),
             field="format",
-            value=backup.shown(content["format"]),
+            value=json_backup.shown(content["format"]),
             format=FORMAT,
         )
     for key in content:
         if key not in KEYS:
-            backup.refuse(
-                _("The backup has an unknown entry “%(key)s”."), field=key, key=backup.shown(key)
+            json_backup.refuse(
+                _("The backup has an unknown entry “%(key)s”."),
+                field=key,
+                key=json_backup.shown(key),
             )
     for key in KEYS:
         if key not in content and key not in OPTIONAL:
-            backup.refuse(_("The backup has no “%(key)s”."), field=key, key=key)
-    name = backup.clean_name(content["name"], clubs.CLUB_NAME_LENGTH)
+            json_backup.refuse(_("The backup has no “%(key)s”."), field=key, key=key)
+    name = json_backup.clean_name(content["name"], player_names.TITLE_LENGTH)
     if not name:
-        backup.refuse(
+        json_backup.refuse(
             _("Name: give the club a name of 1 to %(length)s characters."),
             field="name",
-            length=clubs.CLUB_NAME_LENGTH,
+            length=player_names.TITLE_LENGTH,
         )
-    created = backup.read_created(content["created"])
+    created = json_backup.read_created(content["created"])
     players = read_roster(content["players"])
     try:
         rules = scoring.Rules.from_data(content["rules"])
     except scoring.InvalidRules as error:
         problem = error.problems[0]
-        params = {key: backup.shown(value) for key, value in problem.params.items()}
-        raise backup.BackupError(gettext(problem.message) % params, field="rules") from None
+        params = {key: json_backup.shown(value) for key, value in problem.params.items()}
+        raise json_backup.BackupError(gettext(problem.message) % params, field="rules") from None
     sessions = content["sessions"]
     if not isinstance(sessions, list):
-        backup.refuse(_("Sessions: give the list of sessions."), field="sessions")
+        json_backup.refuse(_("Sessions: give the list of sessions."), field="sessions")
     if len(sessions) > MAX_SESSIONS:
-        backup.refuse(
+        json_backup.refuse(
             _("This backup has %(count)s sessions; a club's backup holds at most %(most)s."),
             field="sessions",
             count=len(sessions),
@@ -189,7 +180,7 @@ def read(data: bytes | str) -> ClubBackup:
         if isinstance(session, dict) and isinstance(session.get("hands"), list)
     )
     if hands > MAX_HANDS:
-        backup.refuse(
+        json_backup.refuse(
             _(
                 "This backup has %(count)s hands; a club's backup holds at most %(most)s: a "
                 "bigger one would take too long to import."
@@ -205,20 +196,20 @@ def read(data: bytes | str) -> ClubBackup:
             read_session = backup.read_content(session)
             for player in read_session.players:
                 if player_names.key(player) not in roster:
-                    backup.refuse(
+                    json_backup.refuse(
                         _("Players: “%(name)s” is not one of the club's players."),
                         field="players",
-                        name=backup.shown(player),
+                        name=json_backup.shown(player),
                     )
-        except backup.BackupError as error:
+        except json_backup.BackupError as error:
             label = session.get("name") if isinstance(session, dict) else None
-            label = backup.shown(label) if isinstance(label, str) else ""
+            label = json_backup.shown(label) if isinstance(label, str) else ""
             text = gettext("Session %(number)s (“%(name)s”): %(problem)s") % {
                 "number": number,
                 "name": label,
                 "problem": error.message,
             }
-            raise backup.BackupError(text, hand=error.hand, field=error.field) from None
+            raise json_backup.BackupError(text, hand=error.hand, field=error.field) from None
         checked.append(read_session)
     nights = night_files.read(content.get("nights"), players, checked, rules)
     return ClubBackup(name, created, players, rules, tuple(checked), nights)
@@ -227,31 +218,14 @@ def read(data: bytes | str) -> ClubBackup:
 def read_roster(value: object) -> tuple[str, ...]:
     """The roster's names: each a valid player name, no two with the same key."""
     if not isinstance(value, list):
-        backup.refuse(_("Players: give the list of the club's players."), field="players")
+        json_backup.refuse(_("Players: give the list of the club's players."), field="players")
     if len(value) > MAX_PLAYERS:
-        backup.refuse(
+        json_backup.refuse(
             _("Players: a club has at most %(most)s players."), field="players", most=MAX_PLAYERS
         )
-    names, seen = [], set()
-    for number, name in enumerate(value, start=1):
-        name = backup.clean_name(name, clubs.NAME_LENGTH)
-        if not name:
-            backup.refuse(
-                _("Player %(number)s: give a name of 1 to %(length)s characters."),
-                field="players",
-                number=number,
-                length=clubs.NAME_LENGTH,
-            )
-        if player_names.key(name) in seen:
-            backup.refuse(
-                _("Player %(number)s: “%(name)s” is already one of the club's players."),
-                field="players",
-                number=number,
-                name=name,
-            )
-        seen.add(player_names.key(name))
-        names.append(name)
-    return tuple(names)
+    return json_backup.read_names(
+        value, _("Player %(number)s: “%(name)s” is already one of the club's players.")
+    )
 
 
 def restore(checked: ClubBackup) -> Club:
@@ -265,56 +239,5 @@ def restore(checked: ClubBackup) -> Club:
 
 
 def load(data: bytes | str) -> Club:
-    """Restore a club backup as a new club; raises ``backup.BackupError``, writing nothing."""
+    """Restore a club backup as a new club; raises ``json_backup.BackupError``, writing nothing."""
     return restore(read(data))
-
-
-# The standings as CSV
-
-
-def csv_header() -> list[str]:
-    return [
-        gettext("Player"),
-        gettext("Sessions"),
-        gettext("Hands"),
-        gettext("Points"),
-        gettext("Points per hand"),
-        gettext("Sessions won"),
-        gettext("Hands taken"),
-        gettext("Made (%)"),
-        gettext("Average contract"),
-        gettext("Rating"),
-    ]
-
-
-def csv_rows(result: clubs.Standings) -> Iterator[list]:
-    yield csv_header()
-    for row in result.rows:
-        yield [
-            row.player.name,
-            row.sessions,
-            row.hands,
-            row.points,
-            "" if row.per_hand is None else row.per_hand,
-            row.wins,
-            row.taken,
-            "" if row.share_made is None else row.share_made,
-            "" if row.average_contract is None else row.average_contract,
-            row.rating if row.sessions else "",
-        ]
-
-
-def csv_lines(result: clubs.Standings) -> Iterator[str]:
-    """The standings as the session CSV is written: UTF-8 with a BOM, every text quoted, a
-    text that would run as a formula prefixed with '."""
-    writer = csv.writer(backup._Echo(), quoting=csv.QUOTE_NONNUMERIC)
-    rows = csv_rows(result)
-    yield backup.BOM + writer.writerow([backup.cell(value) for value in next(rows)])
-    for row in rows:
-        yield writer.writerow([backup.cell(value) for value in row])
-
-
-def filename(club: Club, extension: str, what: str = "") -> str:
-    """A file name made of the club's name (and ``what``), safe on every system."""
-    name = backup.filename(SimpleNamespace(name=club.name, created=club.created), extension)
-    return f"{what} {name}" if what else name

@@ -23,9 +23,10 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from scoresheet import bulk, club_results, models, scoring, stats
+from scoresheet import bulk, models, scoring, stats
 from scoresheet import names as player_names
 from scoresheet import sheet as sheets
+from scoresheet.clubs import results as club_results
 from scoresheet.models import Hand, Seat, Sheet, SpentKey
 
 

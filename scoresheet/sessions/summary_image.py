@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 WIDTH, HEIGHT = 1200, 630
 # Drawn again when this changes: part of the image's ETag.
 VERSION = 1
-FONTS = Path(__file__).resolve().parent / "fonts"
+FONTS = Path(__file__).resolve().parent.parent / "fonts"
 MARGIN = 56
 HEADER = 140
 FOOTER = 64

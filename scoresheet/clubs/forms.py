@@ -5,9 +5,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import backup, club_backup
 from scoresheet import names as player_names
-from scoresheet.forms import KeyedForm, RulesForm, SheetForm
+from scoresheet.files import club_backup, json_backup
+from scoresheet.sessions.forms import KeyedForm, RulesForm, SheetForm
 
 # A name refused by names.checked, in the words of the field's own checks.
 NAME_ERRORS = {"blank": "required", "long": "max_length"}
@@ -63,7 +63,7 @@ class ClubImportForm(forms.Form):
         try:
             # One byte over the limit is enough for read() to refuse a file too large.
             return club_backup.read(upload.read(club_backup.MAX_BYTES + 1))
-        except backup.BackupError as error:
+        except json_backup.BackupError as error:
             raise ValidationError(error.message) from None
 
 

@@ -1,5 +1,5 @@
-"""The club, read: this browser's clubs, the roster matched to a session, the periods, the
-standings and a player's page. Every change to a club goes through ``club_writes``.
+"""The club, read: the periods, the standings and a player's page. Every change to a club goes
+through ``clubs.writes``.
 
 The standings read only what the write path stores beside each session: one row per player
 and session (``ClubResult``, kept by ``club_results`` in the same transaction as every change
@@ -32,66 +32,16 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from scoresheet import chart, club_results, scoring, stats
+from scoresheet import chart, scoring, stats
 from scoresheet import names as player_names
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet
-
-# A read-only link in this browser's list of clubs, beside the full-access tokens.
-READ_ONLY = "cv/"
-NAME_LENGTH = player_names.PLAYER_LENGTH
-CLUB_NAME_LENGTH = player_names.TITLE_LENGTH
+from scoresheet.clubs import ClubError
+from scoresheet.clubs import results as club_results
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession
 
 
 def _(message: str) -> str:
     """Mark a message for translation; the caller translates it (gettext_noop)."""
     return message
-
-
-class ClubError(ValueError):
-    """A change the club refuses: ``message`` (an English msgid) with its ``params``."""
-
-    def __init__(self, message: str, **params):
-        super().__init__(message % params if params else message)
-        self.message = message
-        self.params = params
-
-    def translated(self, gettext) -> str:
-        text = gettext(self.message)
-        return text % self.params if self.params else text
-
-
-def listed(entries: list[str]) -> list[dict]:
-    """This browser's clubs (the tokens of its session cookie), newest first: one query."""
-    if not entries:
-        return []
-    full = [e for e in entries if not e.startswith(READ_ONLY)]
-    read_only = [e.removeprefix(READ_ONLY) for e in entries if e.startswith(READ_ONLY)]
-    found = Club.objects.filter(Q(token__in=full) | Q(view_token__in=read_only))
-    by_entry = {}
-    for club in found:
-        by_entry[club.token] = (club, False)
-        by_entry[READ_ONLY + club.view_token] = (club, True)
-    shown, result = set(), []
-    for entry in entries:
-        if entry not in by_entry or by_entry[entry][0].pk in shown:
-            continue
-        club, readonly = by_entry[entry]
-        # A browser given both links of a club keeps the one that can change it.
-        readonly = readonly and club.token not in full
-        shown.add(club.pk)
-        url = club.get_view_url() if readonly else club.get_absolute_url()
-        result.append({"club": club, "url": url, "readonly": readonly})
-    return result
-
-
-# The roster
-
-
-def proposed_match(club: Club, sheet: Sheet) -> list[tuple[str, ClubPlayer | None]]:
-    """Each seat of ``sheet`` with the roster player of the same name (by key), or None."""
-    seats = list(sheet.seats.values_list("name", "key"))
-    roster = {p.key: p for p in club.players.filter(key__in=[key for _, key in seats])}
-    return [(name, roster.get(key)) for name, key in seats]
 
 
 # Periods

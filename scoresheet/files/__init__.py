@@ -1,0 +1,1 @@
+"""Files in and out: CSV exports, JSON backups and their imports, the spreadsheet."""

@@ -1,0 +1,1 @@
+"""This browser's lists of sessions and clubs (its session cookie)."""

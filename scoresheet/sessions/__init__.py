@@ -1,0 +1,1 @@
+"""A session: its pages, the hand form, the write protocol, after the game, offline."""

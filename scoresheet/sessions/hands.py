@@ -1,0 +1,305 @@
+"""A session's hand views: enter, preview, correct, delete, undo. Each parses the request with
+the hand form, calls the write module (``writes.py``), and renders the sheet's changed regions
+or the form again."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import localize
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoresheet import scoring, theme
+from scoresheet.models import Hand, Sheet
+from scoresheet.sessions import offline, rows, writes
+from scoresheet.sessions.forms import HandForm
+from scoresheet.sessions.offline import CONFLICT, REFUSED
+from scoresheet.sessions.views import (
+    MAX_NUMBER,
+    get_sheet,
+    links,
+    parse_key,
+    parse_version,
+    seat_names,
+    sheet_context,
+)
+
+
+def hand_at(sheet: Sheet, number: int) -> Hand:
+    """The hand numbered ``number`` (from 1) in play order, or 404."""
+    if not 1 <= number <= MAX_NUMBER:
+        raise Http404
+    return get_object_or_404(sheet.hands, number=number)
+
+
+def updated(request, sheet: Sheet, change: str = "all", number: int | None = None):
+    """After a change: redirect a plain form, or send htmx the regions that changed.
+
+    ``change`` is "edited" (row ``number``) or "all" (rows renumber); see ``appended``.
+    """
+    if not request.htmx:
+        return redirect(sheet)
+    if change == "edited" and theme.running_totals(request):
+        # A correction moves the running totals of every later row: all of them are sent.
+        change = "all"
+    context = sheet_context(sheet, change=change)
+    if change == "edited":
+        shown = number - 1 - context["hidden"]
+        context["row"] = context["rows"][shown] if 0 <= shown < len(context["rows"]) else None
+    return render(request, "scoresheet/sheet.html#changed", context)
+
+
+def appended(request, change: writes.Change, names: list[str]):
+    """After a new hand: its row, the totals and the next dealer, from what was just stored."""
+    sheet = change.sheet
+    if not request.htmx:
+        return redirect(sheet)
+    sheet_links = links(sheet, readonly=False)
+    line = change.hand.row(len(names), sheet.game_rules)
+    context = {
+        "sheet": sheet,
+        "links": sheet_links,
+        "names": names,
+        "scored": sheet.summary(),
+        "row": rows.build(line, names, sheet_links["sheet"], change.hand.totals),
+        "last_hand": change.hand,
+        "change": "appended",
+    }
+    return render(request, "scoresheet/sheet.html#changed", context)
+
+
+def form_page(request, sheet, form, *, editing=False, number=None, preview=None, status=200):
+    """The hand form: a whole page, or the fragment htmx puts under the sheet; ``status`` says
+    why it comes back (offline.STATUS: refused, or changed meanwhile)."""
+    template = "scoresheet/hand_form.html"
+    if request.htmx:
+        template += "#entry"
+    if number is None:
+        number = sheet.hand_count + 1
+    context = {
+        "sheet": sheet,
+        "form": form,
+        "editing": editing,
+        "number": number,
+        "dealer": form.seats[form.dealer],
+        "preview": preview,
+    }
+    # htmx (and offline.js's queue) read why the form came back from the status; a browser's
+    # plain form shows the page either way.
+    return render(request, template, context, status=status if request.htmx else 200)
+
+
+def hand_form(
+    sheet: Sheet, seats: list[str], data=None, *, editing: bool = False, hand: Hand | None = None
+) -> HandForm:
+    """The hand form under the session's rules: a new hand (dealt by whoever's turn it is), or
+    a correction (``editing``, or prefilled from ``hand``) that can also correct the dealer."""
+    if editing and data is not None:
+        # The hand the correction's key names keeps its dealer unless the form changes it.
+        key = parse_key(data.get("key"))
+        stored = sheet.hands.filter(key=key).values_list("dealer", flat=True).first()
+        return HandForm(
+            data,
+            seats=seats,
+            rules=sheet.game_rules,
+            dealer=sheet.next_dealer if stored is None else stored,
+            editing=True,
+        )
+    if hand is not None:
+        return HandForm(
+            seats=seats,
+            rules=sheet.game_rules,
+            dealer=hand.dealer,
+            editing=True,
+            initial=HandForm.initial_from(hand),
+        )
+    return HandForm(data, seats=seats, rules=sheet.game_rules, dealer=sheet.next_dealer)
+
+
+def preview_of(form: HandForm) -> dict:
+    """The row a valid form would save, or its problems; warnings either way."""
+    if not form.is_valid():
+        return {"errors": [e for errors in form.errors.values() for e in errors]}
+    hand = form.cleaned_data["hand"]
+    detail = scoring.breakdown(hand, form.rules)
+    return {
+        "breakdown": detail,
+        "scores": [
+            (name, value, seat == detail.sitting_out)
+            for seat, (name, value) in enumerate(zip(form.seats, detail.scores, strict=True))
+        ],
+        "warnings": [w.translated(_, number=localize) for w in scoring.warnings(hand, form.rules)],
+        "converted": form.cleaned_data.get("counted_by_defence"),
+    }
+
+
+def refused(form: HandForm, error: scoring.InvalidHand) -> None:
+    """Show on the form why the write path refused its hand (the rules changed meanwhile)."""
+    for problem in error.problems:
+        form.add_error(None, problem.translated(_, number=localize))
+
+
+@require_http_methods(["GET", "POST"])
+def hand_new(request, token):
+    """Enter a hand (or a deal everyone passed); the form's key makes saving idempotent."""
+    sheet = get_sheet(token)
+    seats = seat_names(sheet)
+    if request.method == "GET":
+        return form_page(request, sheet, hand_form(sheet, seats))
+
+    form = hand_form(sheet, seats, request.POST)
+    if "preview" in request.POST:
+        return form_page(request, sheet, form, preview=preview_of(form))
+    # A broken key would make every resend a new deal: the form says it expired instead.
+    key = None if form.expired else parse_key(request.POST.get("key"))
+    passed = "passed" in request.POST
+    form.is_valid()
+    # The hand as typed, even one the rules refuse: the write path answers a key already spent
+    # first (the deal has moved on since: the next dealer may sit out and be its taker), then
+    # refuses the hand with the rules' reasons, which the form shows already.
+    hand = None if passed else form.typed_hand
+    if key is None or (hand is None and not passed):
+        # Refused: the preview under the form lists the problems too, instead of going blank.
+        return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
+    try:
+        change = writes.add_hand(token, hand, key)
+    except writes.KeyTaken:
+        # The key belongs to another sheet: a tampered form. Offer a fresh one.
+        form.renew_key()
+        return form_page(request, sheet, form, status=REFUSED)
+    except scoring.InvalidHand as error:
+        if form.is_valid():
+            # Valid when read, refused under the lock: the rules changed meanwhile.
+            refused(form, error)
+        return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
+    if change.already:
+        # The same form sent again (a double tap, a resubmitted page, the offline queue whose
+        # first answer was lost), even after its hand was deleted: stored once.
+        messages.info(request, _("This hand was already saved; it is not saved again."))
+        return offline.stored(updated(request, change.sheet))
+    messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
+    return offline.stored(appended(request, change, seats))
+
+
+@require_POST
+def hand_preview(request, token):
+    """The live preview under the hand form: the row it would save, or what is wrong."""
+    sheet = get_sheet(token)
+    # A correction's form carries who dealt; a new hand is dealt by whoever's turn it is.
+    form = hand_form(
+        sheet, seat_names(sheet), request.POST, editing=bool(request.POST.get("version"))
+    )
+    return render(
+        request,
+        "scoresheet/hand_form.html#preview",
+        {"sheet": sheet, "form": form, "preview": preview_of(form)},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def hand_edit(request, token, number):
+    """Correct a hand: the same form, prefilled; the form's key names the hand it edits."""
+    sheet = get_sheet(token)
+    seats = seat_names(sheet)
+    if request.method == "GET":
+        hand = hand_at(sheet, number)
+        form = hand_form(sheet, seats, hand=hand)
+        return form_page(request, sheet, form, editing=True, number=number)
+
+    form = hand_form(sheet, seats, request.POST, editing=True)
+    passed = "passed" in request.POST
+    if "preview" in request.POST or (not passed and not form.is_valid()):
+        status = 200 if "preview" in request.POST else REFUSED
+        return form_page(
+            request,
+            sheet,
+            form,
+            editing=True,
+            number=number,
+            preview=preview_of(form),
+            status=status,
+        )
+    if passed:
+        # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
+        key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
+        if key is None or form.expired:
+            form.is_valid()
+            return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
+        hand = None
+    else:
+        data = form.cleaned_data
+        key, version, hand = data["key"], data.get("version"), data["hand"]
+    try:
+        change = writes.correct_hand(token, key, version, hand, dealer=form.dealer)
+    except scoring.InvalidHand as error:
+        refused(form, error)
+        return form_page(
+            request,
+            sheet,
+            form,
+            editing=True,
+            number=number,
+            preview=preview_of(form),
+            status=REFUSED,
+        )
+    except writes.HandRefused as error:
+        for message in error.messages(_):
+            form.add_error(None, message)
+        return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
+    if change.conflict:
+        # Someone saved this hand since this form was opened: show theirs, keep it.
+        current = hand_form(change.sheet, seats, hand=change.hand)
+        current.conflict = True
+        return form_page(
+            request,
+            change.sheet,
+            current,
+            editing=True,
+            number=change.number,
+            status=CONFLICT,
+        )
+    if not change.done:
+        messages.error(request, _("That hand was deleted meanwhile; nothing was changed."))
+        return updated(request, change.sheet)
+    messages.success(request, _("Hand %(number)s corrected.") % {"number": change.number})
+    return updated(request, change.sheet, "edited", change.number)
+
+
+@require_http_methods(["GET", "POST"])
+def hand_delete(request, token, number):
+    """Delete a hand after a confirmation; later hands renumber, and who dealt stays."""
+    sheet = get_sheet(token)
+    if request.method == "GET":
+        hand = hand_at(sheet, number)
+        template = "scoresheet/hand_delete.html"
+        if request.htmx:
+            template += "#entry"
+        names = seat_names(sheet)
+        sheet_links = links(sheet, readonly=False)
+        line = hand.row(len(names), sheet.game_rules)
+        context = {
+            "sheet": sheet,
+            "links": sheet_links,
+            "names": names,
+            "hand": hand,
+            "number": number,
+            "row": rows.build(line, names, sheet_links["sheet"]),
+        }
+        return render(request, template, context)
+    change = writes.delete_hand(token, parse_key(request.POST.get("key")))
+    if change.done:
+        messages.success(request, _("Hand %(number)s deleted.") % {"number": change.number})
+    else:
+        messages.info(request, _("That hand was already deleted."))
+    return updated(request, change.sheet)
+
+
+@require_POST
+def undo(request, token):
+    """Take back the last hand, if it is still the last one."""
+    change = writes.undo(token, parse_key(request.POST.get("key")))
+    if change.done:
+        messages.success(request, _("Hand %(number)s undone.") % {"number": change.number})
+    else:
+        messages.info(request, _("Nothing to undo: the last hand has changed."))
+    return updated(request, change.sheet)
