@@ -53,7 +53,11 @@
         var file = new File([blob], button.dataset.shareFile || "summary.png", { type: "image/png" });
         if (navigator.canShare({ files: [file] })) picture = file;
       })
-      .catch(function () { picture = null; });
+      .catch(function (error) {
+        // The text is shared without the picture.
+        console.info("share: the summary's picture was not fetched", error);
+        picture = null;
+      });
   }
 
   function copyInstead(source, status) {

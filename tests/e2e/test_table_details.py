@@ -60,6 +60,14 @@ def test_a_saved_message_goes_when_the_sheet_moves_on_or_a_form_opens(open_page)
     expect(first.page.locator("#flash")).to_be_empty()
 
 
+def logged_errors(page: Page) -> list[str]:
+    """What the page logs as an error from now on, and the scripts' uncaught errors."""
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
 def test_saving_hands_logs_no_error(open_page):
     """Issue 22: each save logged htmx errors (the preview's request, cancelled by the save). Save
     right after typing the points, while the preview is on its way, three times."""
@@ -67,11 +75,7 @@ def test_saving_hands_logs_no_error(open_page):
     sheet = writes.create_sheet("Console", names, 0)
     phone = SheetPage(open_page("Pixel 7"))
     page = phone.page
-    errors = []
-    page.on(
-        "console", lambda message: errors.append(message.text) if message.type == "error" else None
-    )
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    errors = logged_errors(page)
     page.goto(sheet.get_absolute_url())
     for number in (1, 2, 3):
         phone.open_new_hand()
@@ -135,11 +139,7 @@ def test_a_preview_overtaken_by_another_logs_no_error(open_page):
     sheet = writes.create_sheet("Lent", names, 0)
     phone = SheetPage(open_page("Pixel 7"))
     page = phone.page
-    errors = []
-    page.on(
-        "console", lambda message: errors.append(message.text) if message.type == "error" else None
-    )
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    errors = logged_errors(page)
     page.goto(sheet.get_absolute_url())
     phone.open_new_hand()
     held = hold_first(page, r"/hands/preview/$")
