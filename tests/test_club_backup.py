@@ -10,6 +10,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scoresheet import limits
 from scoresheet.clubs import results as club_results
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import writes as club_writes
@@ -176,7 +177,7 @@ def test_an_import_costs_the_same_queries_at_two_sizes():
 
 
 def test_too_many_hands_are_refused_before_any_is_read(monkeypatch):
-    monkeypatch.setattr(club_backup, "MAX_HANDS", 20)
+    monkeypatch.setattr(limits, "CLUB_BACKUP_HANDS", 20)
     data = club_data(3, 7)
     data["sessions"][2]["hands"][5]["bouts"] = 7
     with pytest.raises(backup.BackupError, match=r"This backup has 21 hands; .* at most 20"):
