@@ -388,7 +388,7 @@ def over_http(server: Server, club_data: bytes, limits: tuple[bytes, bytes]) -> 
     largest, over = limits
     for name, data, expected in (
         ("largest club backup accepted, on the web", largest, 302),
-        ("a club backup over the limits, refused", over, 200),
+        ("a club backup over the limits, refused", over, 422),
     ):
         importer.get("/club/new/")
         started = time.perf_counter()

@@ -173,7 +173,7 @@ def test_a_refused_backup_shows_home_with_the_message(client, sheet4, make_backu
     before = counts()
     response = client.post(reverse("import_backup"), {"backup": upload(data)})
     assert counts() == before
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert response.templates[0].name == "scoresheet/home.html"
     form = response.context["import_form"]
     assert form.errors["backup"] == ["Hand 3: Bouts: the attack holds 0, 1, 2 or 3 bouts."]

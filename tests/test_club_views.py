@@ -343,7 +343,7 @@ def one_bad_hand() -> str:
 def test_a_bad_club_backup_is_refused_whole(client, data, message):
     data = {key: value() if callable(value) else value for key, value in data.items()}
     response = client.post("/club/import/", data)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert club_counts() == (0, 0)
     errors = response.context["import_form"].errors["backup"]
     assert message in errors[0]
