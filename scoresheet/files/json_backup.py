@@ -282,8 +282,8 @@ def is_int(value: object) -> bool:
 
 def shown(value: object) -> str:
     """A value from the file, short enough to quote in a message, and safe to put on a page
-    (a lone surrogate is shown as its escape, "\\ud800")."""
-    text = player_names.encodable(str(value))
+    (a lone surrogate and a NUL are shown as JSON writes them, "\\ud800", "\\u0000")."""
+    text = player_names.encodable(str(value)).replace("\x00", "\\u0000")
     return text if len(text) <= 40 else text[:39] + "…"
 
 
