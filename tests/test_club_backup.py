@@ -439,10 +439,12 @@ def upload(data: dict) -> SimpleUploadedFile:
 
 
 def test_the_crafted_files_start_from_a_valid_backup(client, night_backup):
-    """Each crafted file below is this one with one thing changed: this one imports."""
+    """Each crafted file below is this one with one thing changed: this one imports, and the
+    restored club writes the same file again."""
     response = client.post("/club/import/", {"backup": upload(night_backup)})
     assert response.status_code == 302
-    assert Club.objects.count() == 2
+    restored = Club.objects.get(token=response["Location"].strip("/").split("/")[-1])
+    assert club_backup.dump(restored) == night_backup
 
 
 @pytest.mark.parametrize(
