@@ -260,6 +260,7 @@ HAND = {
     },
 }
 NAMED = _("Name: give the session a name of 1 to %(length)s characters.")
+FIRST_DEALER = _("First dealer: choose one of the players at the table.")
 SHAPE = json_backup.Shape(
     {
         **json_backup.tagged(
@@ -286,7 +287,7 @@ SHAPE = json_backup.Shape(
             "first_dealer": {
                 "type": "integer",
                 "minimum": 0,
-                "refusal": _("First dealer: choose one of the players at the table."),
+                "refusal": FIRST_DEALER,
             },
             "rules": {},
             "hands": {
@@ -353,7 +354,7 @@ def read_content(content: dict) -> Backup:
     )
     first_dealer = content["first_dealer"]
     if first_dealer >= len(players):
-        refuse(_("First dealer: choose one of the players at the table."), field="first_dealer")
+        refuse(FIRST_DEALER, field="first_dealer")
     rules = json_backup.read_rules(content["rules"], len(players))
     dealt = []
     rotation = first_dealer
@@ -387,10 +388,7 @@ def read_hand(
     miseres = by_seat_read(fields, "miseres", number, players)
     hand = scoring.Hand(seats=len(players), **values, dealer=dealer, miseres=miseres)
     for problem in scoring.validate(hand, rules):
-        text = gettext(json_backup.IN_HAND) % {
-            "number": number,
-            "problem": problem.translated(gettext),
-        }
+        text = json_backup.within(json_backup.IN_HAND, number, None, problem.translated(gettext))
         raise BackupError(text, hand=number, field=problem.field)
     return dealer, hand
 
