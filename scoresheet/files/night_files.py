@@ -157,6 +157,8 @@ def whole(refusal: str, least: int, most: int, **more) -> dict:
 
 
 NAMED = _("Name: give the night a name of 1 to %(length)s characters.")
+DATED = _("Date: give a date such as 2026-03-14.")
+NUMBER_IT = _("Round %(round)s, table %(table)s: number it %(table)s.")
 PLANNED = _("Rounds planned: a whole number from 1 to %(most)s.")
 AT_TABLE = _("Round %(round)s, table %(table)s: give its 3 to 6 players.")
 MEMBERS = _("Players: give a list of the club's players.")
@@ -184,7 +186,7 @@ TABLE = {
     "properties": {
         "table": {
             "type": "integer",
-            "refusal": _("Round %(round)s, table %(table)s: number it %(table)s."),
+            "refusal": NUMBER_IT,
         },
         "players": {
             "type": "array",
@@ -205,7 +207,7 @@ NIGHT = {
     "unknown": _("it has an unknown entry “%(key)s”."),
     "properties": {
         "name": backup.string(NAMED, params={"length": limits.TITLE_LENGTH}),
-        "date": backup.string(_("Date: give a date such as 2026-03-14.")),
+        "date": backup.string(DATED),
         "seed": {
             "type": "string",
             "refusal": _("Seed: give a text of 1 to %(most)s characters."),
@@ -282,7 +284,7 @@ def read_night(night: dict, keys: set[str], sessions, club_rules, used: set[int]
     try:
         date = Date.fromisoformat(night["date"])
     except ValueError:
-        refuse(_("Date: give a date such as 2026-03-14."))
+        refuse(DATED)
     rounds = night["rounds"]
     planned = night.get("planned", len(rounds))
     if planned < 1:
@@ -337,7 +339,7 @@ def read_round(number: int, tables: list, keys, sessions, used: set[int]) -> tup
     for index, table in enumerate(tables, start=1):
         where = {"round": number, "table": index}
         if table.get("table", index) != index:
-            refuse(_("Round %(round)s, table %(table)s: number it %(table)s."), **where)
+            refuse(NUMBER_IT, **where)
         found = read_names(table["players"], keys)
         if seen & set(found):
             refuse(_("Round %(round)s, table %(table)s: a player sits at two tables."), **where)
