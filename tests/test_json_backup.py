@@ -35,7 +35,9 @@ def nodes(schema: dict, path: str = "$"):
 
 
 @pytest.mark.parametrize(
-    "shape", [session_backup.SHAPE, club_backup.SHAPE], ids=["session", "club"]
+    "shape",
+    [session_backup.SHAPE, *session_backup.HAND_SHAPES.values(), club_backup.SHAPE],
+    ids=["session", "passed deal", "played hand", "club"],
 )
 def test_every_constraint_of_a_shape_says_why_it_refuses(shape):
     silent = []

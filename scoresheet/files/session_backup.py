@@ -218,47 +218,41 @@ HAND_FIELDS = {
     "defence_chelem": ({"type": "boolean"}, _("Defence chelem: write true or false.")),
 }
 POINTS_AS = HAND_FIELDS["points"][1]
-# A hand: {"passed": true} and at most its "dealer", or every field of a played hand, with
-# its optional "dealer" and "miseres" (read_hand checks them against the table).
-HAND = {
-    "type": "object",
-    "refusal": _("give the hand as an object, like {“passed”: true}."),
-    "if": {"properties": {"passed": {"const": True}}, "required": ["passed"]},
-    "then": {
-        "properties": {"passed": {}, "dealer": {}},
-        "additionalProperties": False,
-        "unknown": _("a passed deal has no other field, not “%(key)s”."),
-        "field": "passed",
-    },
-    "else": {
-        "allOf": [
-            {
-                "properties": {
-                    "passed": {
-                        "const": False,
-                        "refusal": _("Passed: write true, or leave it out."),
-                    }
-                }
+# A passed deal: {"passed": true} and at most its "dealer".
+PASSED_HAND = {
+    "properties": {"passed": {}, "dealer": {}},
+    "additionalProperties": False,
+    "unknown": _("a passed deal has no other field, not “%(key)s”."),
+    "field": "passed",
+}
+# A played hand: every field of scoring.Hand, with its optional "dealer" and "miseres"
+# (read_hand checks them against the table).
+PLAYED_HAND = {
+    "allOf": [
+        {
+            "properties": {
+                "passed": {"const": False, "refusal": _("Passed: write true, or leave it out.")}
             }
-        ],
-        "required": list(HAND_KEYS),
-        "missing": _("%(label)s is missing."),
-        "labels": FIELD_LABELS,
-        "additionalProperties": False,
-        "unknown": _("unknown field “%(key)s”."),
-        "properties": {
-            "passed": {},
-            "dealer": {},
-            **{
-                key: {**shape, "refusal": refusal} for key, (shape, refusal) in HAND_FIELDS.items()
-            },
-            "miseres": {
-                "type": "object",
-                "refusal": _("Misères: give each player's misères by seat, like {“2”: 1}."),
-            },
+        }
+    ],
+    "required": list(HAND_KEYS),
+    "missing": _("%(label)s is missing."),
+    "labels": FIELD_LABELS,
+    "additionalProperties": False,
+    "unknown": _("unknown field “%(key)s”."),
+    "properties": {
+        "passed": {},
+        "dealer": {},
+        **{key: {**shape, "refusal": refusal} for key, (shape, refusal) in HAND_FIELDS.items()},
+        "miseres": {
+            "type": "object",
+            "refusal": _("Misères: give each player's misères by seat, like {“2”: 1}."),
         },
     },
 }
+# Which of the two a hand is ("passed": true or not) is chosen by read_hand, not by the
+# schema's if/then/else: fastjsonschema tries an "if" by raising, once for every played hand.
+HAND_SHAPES = {True: json_backup.Shape(PASSED_HAND), False: json_backup.Shape(PLAYED_HAND)}
 NAMED = _("Name: give the session a name of 1 to %(length)s characters.")
 FIRST_DEALER = _("First dealer: choose one of the players at the table.")
 SHAPE = json_backup.Shape(
@@ -302,7 +296,11 @@ SHAPE = json_backup.Shape(
                         "params": {"most": limits.SESSION_BACKUP_HANDS},
                     }
                 ],
-                "items": HAND,
+                # Each an object, whose shape read_hand checks (HAND_SHAPES).
+                "items": {
+                    "type": "object",
+                    "refusal": _("give the hand as an object, like {“passed”: true}."),
+                },
                 "numbered": "hand",
                 "each": json_backup.IN_HAND,
             },
@@ -368,9 +366,10 @@ def read_content(content: dict) -> Backup:
 def read_hand(
     fields: dict, number: int, players: tuple[str, ...], rules: scoring.Rules, rotation: int
 ) -> tuple[int, scoring.Hand | None]:
-    """One hand of the file (``HAND``'s shape), checked as the rules check an entered hand:
-    (its dealer, the hand or None if passed). ``rotation`` is the dealer when the file does
-    not say."""
+    """One hand of the file (an object), checked as the rules check an entered hand: (its
+    dealer, the hand or None if passed). ``rotation`` is the dealer when the file does not
+    say."""
+    check_hand_shape(fields, number)
     dealer = fields.get("dealer", rotation)
     if not is_int(dealer) or dealer not in range(len(players)):
         refuse(
@@ -391,6 +390,15 @@ def read_hand(
         text = json_backup.within(json_backup.IN_HAND, number, None, problem.translated(gettext))
         raise BackupError(text, hand=number, field=problem.field)
     return dealer, hand
+
+
+def check_hand_shape(fields: dict, number: int) -> None:
+    """A passed deal's shape or a played hand's (``HAND_SHAPES``); a refusal names the hand."""
+    try:
+        HAND_SHAPES[fields.get("passed") is True].check(fields)
+    except BackupError as error:
+        text = json_backup.within(json_backup.IN_HAND, number, None, error.message)
+        raise BackupError(text, hand=number, field=error.field) from None
 
 
 def by_seat_read(
