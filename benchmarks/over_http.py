@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from harness import NAMES, Server
 
 from scoresheet import scoring
-from scoresheet.files import session_csv
 
 LISTED = 30  # sessions on the home page: views.RECENT_SHEETS, the most it lists
 WRITERS = 3
@@ -424,6 +423,9 @@ def csv_memory(token: str) -> dict:
             return tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
+
+    # Imported here, not at the top: the scripts import this module before they set Django up.
+    from scoresheet.files import session_csv
 
     streaming = peak(lambda: sum(len(line) for line in session_csv.csv_lines(sheet)))
     holding = peak(lambda: list(sheet.hands.all()))

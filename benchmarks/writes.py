@@ -388,7 +388,7 @@ def over_http(server: Server, club_data: bytes, limits: tuple[bytes, bytes]) -> 
     largest, over = limits
     for name, data, expected in (
         ("largest club backup accepted, on the web", largest, 302),
-        ("a club backup over the limits, refused", over, 200),
+        ("a club backup over the limits, refused", over, 422),
     ):
         importer.get("/club/new/")
         started = time.perf_counter()
@@ -404,9 +404,10 @@ def over_http(server: Server, club_data: bytes, limits: tuple[bytes, bytes]) -> 
 def limit_files() -> tuple[bytes, bytes]:
     """The largest club backup the app accepts (its most hands, in sessions of 60), and one
     hand more."""
+    from scoresheet import limits
     from scoresheet.files import club_backup
 
-    largest = club_file(club_backup.MAX_HANDS, CLUB_HANDS, seed=5)
+    largest = club_file(limits.CLUB_BACKUP_HANDS, CLUB_HANDS, seed=5)
     data = json.loads(largest)
     data["sessions"][-1]["hands"].append({"passed": True})
     return largest, club_backup.dumps(data).encode()

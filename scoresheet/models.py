@@ -14,8 +14,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoresheet import limits, scoring
 from scoresheet import names as player_names
-from scoresheet import scoring
 from scoresheet import sheet as sheets
 
 
@@ -424,7 +424,7 @@ class Night(models.Model):
     name = models.CharField(_("name"), max_length=player_names.TITLE_LENGTH)
     date = models.DateField(_("date"))
     # Round 1 is this seed's shuffle (nights/draw.py): shown, so that a draw can be checked.
-    seed = models.CharField(max_length=20, editable=False)
+    seed = models.CharField(max_length=limits.SEED_LENGTH, editable=False)
     rounds = models.PositiveSmallIntegerField(_("rounds"))
     deals = models.PositiveSmallIntegerField(_("deals per round"))
     minutes = models.PositiveSmallIntegerField(_("minutes per round"), null=True, blank=True)

@@ -20,9 +20,10 @@ import unicodedata
 import regex
 from django.db import models
 
-# A player's name, and a session's or a club's, at most (in characters, once cleaned).
-PLAYER_LENGTH = 40
-TITLE_LENGTH = 80
+# A player's name, and a session's, a club's or a night's, at most (in characters, once
+# cleaned): defined with the other limits, and known here too as names.PLAYER_LENGTH and
+# names.TITLE_LENGTH.
+from scoresheet.limits import PLAYER_LENGTH, TITLE_LENGTH  # noqa: F401
 
 # Characters that show as an empty space but are letters or symbols to Unicode (so
 # ``str.split`` keeps them): the Hangul fillers, the braille blank, the Khitan filler.

@@ -4,6 +4,9 @@ when scored afresh, and hands stored through the write path."""
 import re
 import uuid
 
+from django.conf import settings
+from django.db import connection
+
 from scoresheet import sheet as sheets
 from scoresheet.sessions import writes
 
@@ -43,3 +46,16 @@ def shown_totals(html: str) -> tuple[int, ...]:
     block = re.search(r'<section id="totals".*?</section>', html, re.S).group(0)
     found = re.findall(r'class="score [a-z]+">([+−]?\d+)<', block)
     return tuple(int(value.replace("−", "-").replace("+", "")) for value in found)
+
+
+def table_rows() -> dict[str, int]:
+    """The number of rows of every table of the database, the rate limit's counters aside
+    (they count the requests, whatever they send)."""
+    counters = settings.CACHES["ratelimit"]["LOCATION"]
+    tables = [name for name in connection.introspection.table_names() if name != counters]
+    with connection.cursor() as cursor:
+        found = {}
+        for table in tables:
+            cursor.execute(f"SELECT COUNT(*) FROM {connection.ops.quote_name(table)}")
+            found[table] = cursor.fetchone()[0]
+    return found

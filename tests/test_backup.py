@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import bulk, scoring
+from scoresheet import bulk, limits, scoring
 from scoresheet.files import csv_text, filenames, session_csv
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Hand, Seat, Sheet
@@ -148,16 +148,16 @@ def test_the_largest_backup_fits_under_the_size_limit():
     }
     data = {
         "format": backup.FORMAT,
-        "name": "N" * backup.NAME_LENGTH,
+        "name": "N" * limits.TITLE_LENGTH,
         "created": "2026-11-27T20:41:00.123456+01:00",
-        "players": [str(seat) * backup.PLAYER_NAME_LENGTH for seat in range(5)],
+        "players": [str(seat) * limits.PLAYER_LENGTH for seat in range(5)],
         "first_dealer": 0,
         "rules": {},
-        "hands": [longest] * backup.MAX_HANDS,
+        "hands": [longest] * limits.SESSION_BACKUP_HANDS,
     }
     text = backup.dumps(data)
-    assert len(text.encode()) < backup.MAX_BYTES
-    assert len(backup.read(text).hands) == backup.MAX_HANDS
+    assert len(text.encode()) < limits.SESSION_BACKUP_BYTES
+    assert len(backup.read(text).hands) == limits.SESSION_BACKUP_HANDS
 
 
 # JSON backup: what is refused, and that nothing is written then
@@ -331,7 +331,7 @@ def test_a_file_over_5_mb_is_refused_before_reading_it(make_backup, sheet4):
     data["name"] = "Vendredi"
     text = backup.dumps(data)
     # Valid JSON, only too large: spaces are allowed between JSON values.
-    padded = text[:-2] + " " * (backup.MAX_BYTES - len(text) + 1) + "}\n"
+    padded = text[:-2] + " " * (limits.SESSION_BACKUP_BYTES - len(text) + 1) + "}\n"
     with pytest.raises(backup.BackupError, match="larger than 5 MB"):
         backup.load(padded.encode())
     with pytest.raises(backup.BackupError, match="larger than 5 MB"):
@@ -341,13 +341,13 @@ def test_a_file_over_5_mb_is_refused_before_reading_it(make_backup, sheet4):
 
 def test_more_than_20000_hands_are_refused(make_backup, sheet4):
     data = make_backup()
-    data["hands"] = [{"passed": True}] * (backup.MAX_HANDS + 1)
+    data["hands"] = [{"passed": True}] * (limits.SESSION_BACKUP_HANDS + 1)
     with pytest.raises(backup.BackupError, match="20001 hands") as refused:
         backup.load(json.dumps(data))
     assert refused.value.field == "hands"
     assert counts() == (1, 4, 0)
     data["hands"].pop()
-    assert len(backup.read(json.dumps(data)).hands) == backup.MAX_HANDS
+    assert len(backup.read(json.dumps(data)).hands) == limits.SESSION_BACKUP_HANDS
 
 
 def test_the_first_problem_is_the_one_reported(make_backup):
@@ -474,9 +474,18 @@ def valid_hands(draw):
 @settings(max_examples=300, deadline=None)
 def test_every_hand_the_rules_accept_round_trips(drawn):
     players, data = drawn
-    names = ("Ana", "Ben", "Chloé", "Dan", "Élise")[:players]
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise"][:players]
+    content = {
+        "format": backup.FORMAT,
+        "name": "Une donne",
+        "created": "2026-11-27T20:41:00+01:00",
+        "players": names,
+        "first_dealer": 0,
+        "rules": {},
+        "hands": [data],
+    }
     # Read as an import reads the file: JSON numbers as Decimal, so 40.5 stays exact.
-    _dealer, hand = backup.read_hand(backup.parse_json(json.dumps(data)), 1, names)
+    ((_dealer, hand),) = backup.read(json.dumps(content)).hands
     # Without a "dealer", the hand is dealt in turn: here by the first dealer, seat 0.
     assert backup.hand_data(Hand.from_scoring(hand)) == {"dealer": 0, **data}
 

@@ -10,7 +10,7 @@ from django.http import StreamingHttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from scoresheet import scoring
+from scoresheet import limits, scoring
 from scoresheet.files import session_backup as backup
 from scoresheet.files.filenames import attachment
 from scoresheet.models import Hand, Seat, Sheet
@@ -173,7 +173,7 @@ def test_a_refused_backup_shows_home_with_the_message(client, sheet4, make_backu
     before = counts()
     response = client.post(reverse("import_backup"), {"backup": upload(data)})
     assert counts() == before
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert response.templates[0].name == "scoresheet/home.html"
     form = response.context["import_form"]
     assert form.errors["backup"] == ["Hand 3: Bouts: the attack holds 0, 1, 2 or 3 bouts."]
@@ -200,7 +200,7 @@ def test_bad_uploads_are_refused(client, sheet4, data, message):
 
 def test_a_file_over_5_mb_is_refused(client, sheet4):
     response = client.post(
-        reverse("import_backup"), {"backup": upload(b" " * (backup.MAX_BYTES + 1))}
+        reverse("import_backup"), {"backup": upload(b" " * (limits.SESSION_BACKUP_BYTES + 1))}
     )
     assert counts() == (1, 4, 0)
     assert response.context["import_form"].errors["backup"] == [

@@ -14,10 +14,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoresheet import scoring
+from scoresheet import limits, scoring
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import writes as club_writes
-from scoresheet.files import club_backup
 from scoresheet.models import Club, Sheet
 from scoresheet.sessions import writes
 from tests.conftest import BACKUPS
@@ -344,7 +343,7 @@ def one_bad_hand() -> str:
 def test_a_bad_club_backup_is_refused_whole(client, data, message):
     data = {key: value() if callable(value) else value for key, value in data.items()}
     response = client.post("/club/import/", data)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert club_counts() == (0, 0)
     errors = response.context["import_form"].errors["backup"]
     assert message in errors[0]
@@ -365,7 +364,7 @@ def test_after_a_refused_import_the_page_still_creates_a_club(client):
 def test_a_club_backup_over_the_limit_is_refused(client):
     # One byte over the 10 MB: refused before it is read as JSON.
     text = json.dumps(valid())
-    padded = text[:-1] + " " * (club_backup.MAX_BYTES - len(text) + 1) + "}"
+    padded = text[:-1] + " " * (limits.CLUB_BACKUP_BYTES - len(text) + 1) + "}"
     response = client.post("/club/import/", {"backup": club_upload(padded)})
     assert club_counts() == (0, 0)
     assert response.context["import_form"].errors["backup"][0] == (
@@ -376,7 +375,7 @@ def test_a_club_backup_over_the_limit_is_refused(client):
 
 def test_a_club_backup_of_too_many_hands_is_refused(client, monkeypatch):
     # The limit is 50,000 hands; a smaller one keeps the test light, the check is the same.
-    monkeypatch.setattr(club_backup, "MAX_HANDS", 5)
+    monkeypatch.setattr(limits, "CLUB_BACKUP_HANDS", 5)
     data = valid()
     hands = sum(len(session["hands"]) for session in data["sessions"])
     assert hands > 5

@@ -7,6 +7,7 @@ import json
 import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 
+from scoresheet import limits
 from scoresheet.files import session_backup as backup
 from scoresheet.files import session_csv
 from scoresheet.files.commands import token_in
@@ -128,7 +129,7 @@ def test_import_session_exits_non_zero_on_refusal(sheet4, tmp_path, capsys, monk
 
 def test_import_session_refuses_a_file_over_5_mb(sheet4, tmp_path):
     source = tmp_path / "big.json"
-    source.write_bytes(b" " * (backup.MAX_BYTES + 1))
+    source.write_bytes(b" " * (limits.SESSION_BACKUP_BYTES + 1))
     with pytest.raises(CommandError, match="larger than 5 MB"):
         call_command("import_session", str(source))
     assert counts() == (1, 4, 0)

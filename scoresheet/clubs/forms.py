@@ -5,6 +5,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from scoresheet import limits
 from scoresheet import names as player_names
 from scoresheet.files import club_backup, json_backup
 from scoresheet.sessions.forms import KeyedForm, RulesForm, SheetForm
@@ -62,7 +63,7 @@ class ClubImportForm(forms.Form):
         upload = self.cleaned_data["backup"]
         try:
             # One byte over the limit is enough for read() to refuse a file too large.
-            return club_backup.read(upload.read(club_backup.MAX_BYTES + 1))
+            return club_backup.read(upload.read(limits.CLUB_BACKUP_BYTES + 1))
         except json_backup.BackupError as error:
             raise ValidationError(error.message) from None
 

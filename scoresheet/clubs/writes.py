@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
@@ -321,17 +322,33 @@ def detach(club: Club, session_id: int) -> ClubChange:
 RESULT_COLUMNS = ("seat", "played", *club_results.FIGURES, *club_results.RATING)
 
 
-def restore(checked: ClubBackup) -> ClubChange:
-    """A new club (new links) holding a checked backup (``club_backup.read``).
+@dataclass(frozen=True)
+class Restored:
+    """A checked club backup (``club_backup.read``) scored in memory, ready to be written by
+    ``write_restored``: the club and its roster as rows not saved yet, its sessions prepared
+    (``writes.NewSheets``) in date order, the seats of each, its results' rows."""
 
-    Every session is scored, and every result and rating of the club computed, in memory
-    first, outside any transaction (``club_results.fresh_rows``: the rating chain once, not
-    once per session); then one short transaction writes it all with a few bulk inserts, so
-    that a big file holds the database only the time of those (issue 20)."""
+    club: Club
+    players: list[ClubPlayer]
+    new: writes.NewSheets
+    seated: list[list[int]]
+    fresh: list[dict]
+    results: list
+    created: datetime
+    # The place of each of the file's sessions in date order.
+    places: list[int]
+
+
+def restored(checked: ClubBackup) -> Restored:
+    """A checked backup scored, every result and rating of the club computed, in memory and
+    outside any transaction (``club_results.fresh_rows``: the rating chain once, not once per
+    session), so that a big file holds the database only the time of a few bulk inserts."""
     roster = {player_names.key(name): seat for seat, name in enumerate(checked.players)}
     # The rating's order: by date, then as the file lists them; the sessions are written in
     # that order, so their ids follow it too (club_results.ORDER).
-    sessions = sorted(checked.sessions, key=lambda session: session.created)
+    order = sorted(range(len(checked.sessions)), key=lambda i: checked.sessions[i].created)
+    sessions = [checked.sessions[index] for index in order]
+    seated = [[roster[player_names.key(name)] for name in each.players] for each in sessions]
     new = writes.NewSheets()
     for session in sessions:
         new.add(
@@ -342,34 +359,50 @@ def restore(checked: ClubBackup) -> ClubChange:
             created=session.created,
             hands=session.hands,
         )
-    seated = [[roster[player_names.key(name)] for name in session.players] for session in sessions]
     # Sessions and players by their place in these lists until they have ids.
     fresh = club_results.fresh_rows(
         (number, seated[number], each.sheet, each.played) for number, each in enumerate(new.new)
     )
-    results = bulk.Columns(ClubResult, RESULT_COLUMNS).prepared(
+    return Restored(
+        club=Club(name=checked.name, rules=checked.rules.to_data()),
+        players=[ClubPlayer(name=name) for name in checked.players],
+        new=new,
+        seated=seated,
+        fresh=fresh,
+        results=_result_values(fresh),
+        created=checked.created,
+        places=sorted(range(len(order)), key=order.__getitem__),
+    )
+
+
+def _result_values(fresh: list[dict]) -> list:
+    """The values of the results' rows, prepared for ``bulk.insert``."""
+    return bulk.Columns(ClubResult, RESULT_COLUMNS).prepared(
         [row[name] for name in RESULT_COLUMNS] for row in fresh
     )
-    club = Club(name=checked.name, rules=checked.rules.to_data())
-    players = [ClubPlayer(name=name) for name in checked.players]
-    with transaction.atomic():
-        club.save(force_insert=True)
-        # auto_now_add stamped it with now: a restored club keeps the time it was created.
-        Club.objects.filter(pk=club.pk).update(created=checked.created)
-        club.created = checked.created
-        for player in players:
-            player.club = club
-        ClubPlayer.objects.bulk_create(players)
-        counted = ClubSession.objects.bulk_create(
-            ClubSession(club=club, sheet=sheet, players=[players[seat].pk for seat in seats])
-            for sheet, seats in zip(new.write(), seated, strict=True)
-        )
-        bulk.insert(
-            ClubResult,
-            ("club", "session", "player", *RESULT_COLUMNS),
-            [
-                (club.pk, counted[row["session_id"]].pk, players[row["player_id"]].pk, *values)
-                for row, values in zip(fresh, results, strict=True)
-            ],
-        )
-    return ClubChange(club)
+
+
+def write_restored(prepared: Restored) -> list[ClubSession]:
+    """Write a club ``restored`` prepared, inside the caller's transaction (a new club: no
+    lock to take) with a few bulk inserts; its sessions, in the file's order."""
+    club, players = prepared.club, prepared.players
+    club.save(force_insert=True)
+    # auto_now_add stamped it with now: a restored club keeps the time it was created.
+    Club.objects.filter(pk=club.pk).update(created=prepared.created)
+    club.created = prepared.created
+    for player in players:
+        player.club = club
+    ClubPlayer.objects.bulk_create(players)
+    counted = ClubSession.objects.bulk_create(
+        ClubSession(club=club, sheet=sheet, players=[players[seat].pk for seat in seats])
+        for sheet, seats in zip(prepared.new.write(), prepared.seated, strict=True)
+    )
+    bulk.insert(
+        ClubResult,
+        ("club", "session", "player", *RESULT_COLUMNS),
+        [
+            (club.pk, counted[row["session_id"]].pk, players[row["player_id"]].pk, *values)
+            for row, values in zip(prepared.fresh, prepared.results, strict=True)
+        ],
+    )
+    return [counted[place] for place in prepared.places]

@@ -13,31 +13,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 
-from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
+from scoresheet import limits, scoring
 from scoresheet import names as player_names
-from scoresheet import scoring
-from scoresheet.clubs import writes as club_writes
 from scoresheet.files import json_backup, night_files
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Club
 from scoresheet.nights import writes as night_writes
 
 FORMAT = "tarot-club/1"
+# The club nights (files/night_files.py) are optional: older files have none.
 KEYS = ("format", "name", "created", "players", "rules", "sessions", "nights")
-# The club nights (issue 24, files/night_files.py): older files have none.
-OPTIONAL = ("nights",)
-# A club's backup holds many sessions: larger than a session's, still read whole. The limits
-# keep its import well inside gunicorn's 30 s worker timeout on a busy 2-core machine: 36,000
-# hands (6.3 MB) import in about 4 s there, the most it holds in 6 to 12 (issue 20,
-# benchmarks/writes.py).
-MAX_BYTES = 10 * 1024 * 1024
-MAX_SESSIONS = 5_000
-MAX_PLAYERS = 1_000
-MAX_HANDS = 50_000
 
 
 # Writing
@@ -63,12 +51,6 @@ def dump(club: Club) -> dict:
     if club.nights.exists():
         data["nights"] = night_files.dump(club, names)
     return data
-
-
-def _default(value):
-    if isinstance(value, Decimal):
-        return json_backup.card_points(value)
-    raise TypeError(type(value).__name__)
 
 
 def dumps(data: dict) -> str:
@@ -101,11 +83,71 @@ class ClubBackup:
     nights: tuple = ()
 
 
+NAMED = _("Name: give the club a name of 1 to %(length)s characters.")
+IN_SESSION = _("Session %(number)s (“%(name)s”): %(problem)s")
+SHAPE = json_backup.Shape(
+    {
+        **json_backup.tagged(
+            FORMAT,
+            _("This file is not a backup of a club: it has no “format”."),
+            {
+                "properties": {
+                    "format": {
+                        "not": {"const": backup.FORMAT},
+                        "refusal": _(
+                            "This file is the backup of one session, not of a club: import it "
+                            "on the home page."
+                        ),
+                    }
+                }
+            },
+        ),
+        "required": [key for key in KEYS if key != "nights"],
+        "properties": {
+            "format": {},
+            "name": json_backup.string(NAMED, params={"length": limits.TITLE_LENGTH}),
+            "created": json_backup.CREATED,
+            "players": {
+                "type": "array",
+                "refusal": _("Players: give the list of the club's players."),
+                "allOf": [
+                    {
+                        "maxItems": limits.CLUB_BACKUP_PLAYERS,
+                        "refusal": _("Players: a club has at most %(most)s players."),
+                        "params": {"most": limits.CLUB_BACKUP_PLAYERS},
+                    }
+                ],
+                "items": json_backup.PLAYER,
+                "numbered": "number",
+            },
+            "rules": {},
+            "sessions": {
+                "type": "array",
+                "refusal": _("Sessions: give the list of sessions."),
+                "allOf": [
+                    {
+                        "maxItems": limits.CLUB_BACKUP_SESSIONS,
+                        "refusal": _(
+                            "This backup has %(count)s sessions; a club's backup holds at most "
+                            "%(most)s."
+                        ),
+                        "params": {"most": limits.CLUB_BACKUP_SESSIONS},
+                    }
+                ],
+                "items": backup.SHAPE.schema,
+                "each": IN_SESSION,
+            },
+            "nights": night_files.NIGHTS,
+        },
+    }
+)
+
+
 def parse_json(data: bytes | str) -> object:
     """The file's JSON value, after the size check; refuses what is not JSON."""
     return json_backup.parse(
         data,
-        most=MAX_BYTES,
+        most=limits.CLUB_BACKUP_BYTES,
         too_large=_(
             "This file is larger than %(size)s MB, the most a club's backup can be: a "
             "bigger one would take too long to import."
@@ -113,7 +155,7 @@ def parse_json(data: bytes | str) -> object:
         # The backup is written in UTF-8; a file saved again in another encoding is refused.
         not_text=_("This file is not a backup of a club: it is not UTF-8 text."),
         not_json=_("This file is not a backup of a club: it is not JSON."),
-        size=MAX_BYTES // (1024 * 1024),
+        size=limits.CLUB_BACKUP_BYTES // (1024 * 1024),
     )
 
 
@@ -121,65 +163,38 @@ def read(data: bytes | str) -> ClubBackup:
     """Check a whole club backup; raises ``json_backup.BackupError`` at the first thing wrong,
     naming the session (from 1) and the hand."""
     content = parse_json(data)
-    if not isinstance(content, dict) or "format" not in content:
-        json_backup.refuse(_("This file is not a backup of a club: it has no “format”."))
-    if content["format"] == backup.FORMAT:
-        json_backup.refuse(
-            _(
-                "This file is the backup of one session, not of a club: import it on the home "
-                "page."
-            ),
-            field="format",
-        )
-    if content["format"] != FORMAT:
-        json_backup.refuse(
-            _("This backup's format is “%(value)s”; this app reads “%(format)s”."),
-            field="format",
-            value=json_backup.shown(content["format"]),
-            format=FORMAT,
-        )
-    for key in content:
-        if key not in KEYS:
-            json_backup.refuse(
-                _("The backup has an unknown entry “%(key)s”."),
-                field=key,
-                key=json_backup.shown(key),
-            )
-    for key in KEYS:
-        if key not in content and key not in OPTIONAL:
-            json_backup.refuse(_("The backup has no “%(key)s”."), field=key, key=key)
-    name = json_backup.clean_name(content["name"], player_names.TITLE_LENGTH)
-    if not name:
-        json_backup.refuse(
-            _("Name: give the club a name of 1 to %(length)s characters."),
-            field="name",
-            length=player_names.TITLE_LENGTH,
-        )
+    # Counted before anything else is checked: a file too big to import in time is refused
+    # at once.
+    check_size(content)
+    SHAPE.check(content)
+    name = json_backup.title(content["name"], NAMED)
     created = json_backup.read_created(content["created"])
-    players = read_roster(content["players"])
-    try:
-        rules = scoring.Rules.from_data(content["rules"])
-    except scoring.InvalidRules as error:
-        problem = error.problems[0]
-        params = {key: json_backup.shown(value) for key, value in problem.params.items()}
-        raise json_backup.BackupError(gettext(problem.message) % params, field="rules") from None
-    sessions = content["sessions"]
+    players = json_backup.read_names(
+        content["players"],
+        _("Player %(number)s: “%(name)s” is already one of the club's players."),
+    )
+    rules = json_backup.read_rules(content["rules"])
+    roster = {player_names.key(name) for name in players}
+    sessions = json_backup.each(
+        content["sessions"],
+        IN_SESSION,
+        lambda session: read_session(session, roster),
+    )
+    nights = night_files.read(content.get("nights", []), players, sessions, rules)
+    return ClubBackup(name, created, players, rules, sessions, nights)
+
+
+def check_size(content: object) -> None:
+    """Refuse a file with more hands in all than a club's backup holds."""
+    sessions = content.get("sessions") if isinstance(content, dict) else None
     if not isinstance(sessions, list):
-        json_backup.refuse(_("Sessions: give the list of sessions."), field="sessions")
-    if len(sessions) > MAX_SESSIONS:
-        json_backup.refuse(
-            _("This backup has %(count)s sessions; a club's backup holds at most %(most)s."),
-            field="sessions",
-            count=len(sessions),
-            most=MAX_SESSIONS,
-        )
-    # Counted before any is checked: a file too big to import in time is refused at once.
+        return
     hands = sum(
         len(session["hands"])
         for session in sessions
         if isinstance(session, dict) and isinstance(session.get("hands"), list)
     )
-    if hands > MAX_HANDS:
+    if hands > limits.CLUB_BACKUP_HANDS:
         json_backup.refuse(
             _(
                 "This backup has %(count)s hands; a club's backup holds at most %(most)s: a "
@@ -187,55 +202,28 @@ def read(data: bytes | str) -> ClubBackup:
             ),
             field="sessions",
             count=hands,
-            most=MAX_HANDS,
+            most=limits.CLUB_BACKUP_HANDS,
         )
-    roster = {player_names.key(name) for name in players}
-    checked = []
-    for number, session in enumerate(sessions, start=1):
-        try:
-            read_session = backup.read_content(session)
-            for player in read_session.players:
-                if player_names.key(player) not in roster:
-                    json_backup.refuse(
-                        _("Players: “%(name)s” is not one of the club's players."),
-                        field="players",
-                        name=json_backup.shown(player),
-                    )
-        except json_backup.BackupError as error:
-            label = session.get("name") if isinstance(session, dict) else None
-            label = json_backup.shown(label) if isinstance(label, str) else ""
-            text = gettext("Session %(number)s (“%(name)s”): %(problem)s") % {
-                "number": number,
-                "name": label,
-                "problem": error.message,
-            }
-            raise json_backup.BackupError(text, hand=error.hand, field=error.field) from None
-        checked.append(read_session)
-    nights = night_files.read(content.get("nights"), players, checked, rules)
-    return ClubBackup(name, created, players, rules, tuple(checked), nights)
 
 
-def read_roster(value: object) -> tuple[str, ...]:
-    """The roster's names: each a valid player name, no two with the same key."""
-    if not isinstance(value, list):
-        json_backup.refuse(_("Players: give the list of the club's players."), field="players")
-    if len(value) > MAX_PLAYERS:
-        json_backup.refuse(
-            _("Players: a club has at most %(most)s players."), field="players", most=MAX_PLAYERS
-        )
-    return json_backup.read_names(
-        value, _("Player %(number)s: “%(name)s” is already one of the club's players.")
-    )
+def read_session(content: dict, roster: set[str]) -> backup.Backup:
+    """One session of the club's backup, checked as a session's backup is; its players are
+    roster names."""
+    session = backup.read_content(content)
+    for player in session.players:
+        if player_names.key(player) not in roster:
+            json_backup.refuse(
+                _("Players: “%(name)s” is not one of the club's players."),
+                field="players",
+                name=json_backup.shown(player),
+            )
+    return session
 
 
 def restore(checked: ClubBackup) -> Club:
-    """A new club (new links) holding a checked backup: ``club_writes.restore``, then its
-    nights (``nights.writes.restore``)."""
-    club = club_writes.restore(checked).club
-    if checked.nights:
-        sessions = night_files.restored_sessions(club, checked.sessions)
-        night_writes.restore(club, checked.nights, sessions)
-    return club
+    """A new club (new links) holding a checked backup, its nights with it, written in one
+    transaction (``nights.writes.restore_club``)."""
+    return night_writes.restore_club(checked)
 
 
 def load(data: bytes | str) -> Club:

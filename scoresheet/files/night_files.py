@@ -18,27 +18,15 @@ from datetime import date as Date
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
+from scoresheet import limits, scoring
 from scoresheet import names as player_names
-from scoresheet import scoring
 from scoresheet.files import csv_text
 from scoresheet.files import json_backup as backup
+from scoresheet.files.json_backup import refuse
 from scoresheet.models import Club, Night, NightTable
-from scoresheet.nights import draw, forms, ranking
+from scoresheet.nights import ranking
 
-KEYS = (
-    "name",
-    "date",
-    "seed",
-    "deals",
-    "planned",
-    "minutes",
-    "rules",
-    "players",
-    "gone",
-    "rounds",
-)
 REQUIRED = ("name", "date", "seed", "deals", "rounds")
-MOST_NIGHTS = 1_000
 
 
 # The ranking as CSV
@@ -155,162 +143,226 @@ class NightBackup:
     tables: tuple[tuple[TableBackup, ...], ...]
 
 
-def _whole(value, least, most) -> bool:
-    return type(value) is int and least <= value <= most
+def whole(refusal: str, least: int, most: int, **more) -> dict:
+    """A whole number from ``least`` to ``most`` in a schema; ``refusal`` says so with
+    ``%(most)s``."""
+    return {
+        "type": "integer",
+        "minimum": least,
+        "maximum": most,
+        "refusal": refusal,
+        "params": {"most": most},
+        **more,
+    }
 
 
-def read(value, roster: tuple[str, ...], sessions, club_rules: scoring.Rules) -> tuple:
-    """The backup's ``"nights"`` (absent: none), every one checked against the roster and the
-    sessions; ``backup.BackupError`` names the night (from 1) and what is wrong."""
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        backup.refuse(_("Nights: give the list of the club's nights."), field="nights")
-    if len(value) > MOST_NIGHTS:
-        backup.refuse(
-            _("Nights: a club's backup holds at most %(most)s nights."),
-            field="nights",
-            most=MOST_NIGHTS,
-        )
+NAMED = _("Name: give the night a name of 1 to %(length)s characters.")
+DATED = _("Date: give a date such as 2026-03-14.")
+NUMBER_IT = _("Round %(round)s, table %(table)s: number it %(table)s.")
+PLANNED = _("Rounds planned: a whole number from 1 to %(most)s.")
+AT_TABLE = _("Round %(round)s, table %(table)s: give its 3 to 6 players.")
+MEMBERS = _("Players: give a list of the club's players.")
+TOO_MANY = _("Players: a night has at most %(most)s players, not %(count)s.")
+SESSION_INDEX = _(
+    "Round %(round)s, table %(table)s: “session” is the number of one of the backup's "
+    "sessions (from 0), each used once, or null."
+)
+# Roster names, none twice: present, gone, or seated at a table.
+NAMES = {
+    "type": "array",
+    "refusal": MEMBERS,
+    "items": backup.string(MEMBERS),
+    "allOf": [
+        {"maxItems": limits.NIGHT_MOST, "refusal": TOO_MANY, "params": {"most": limits.NIGHT_MOST}}
+    ],
+}
+TABLE = {
+    "type": "object",
+    "refusal": _("Round %(round)s, table %(table)s: give {“table”, “players”, “session”}."),
+    "required": ["players"],
+    "missing": AT_TABLE,
+    "additionalProperties": False,
+    "unknown": _("Round %(round)s, table %(table)s: give {“table”, “players”, “session”}."),
+    "properties": {
+        "table": {
+            "type": "integer",
+            "refusal": NUMBER_IT,
+        },
+        "players": {
+            "type": "array",
+            "minItems": min(scoring.SEATS),
+            "maxItems": max(scoring.SEATS),
+            "items": backup.string(AT_TABLE),
+            "refusal": AT_TABLE,
+        },
+        "session": {"type": ["integer", "null"], "minimum": 0, "refusal": SESSION_INDEX},
+    },
+}
+NIGHT = {
+    "type": "object",
+    "refusal": _("give the night as an object."),
+    "required": list(REQUIRED),
+    "missing": _("it has no “%(key)s”."),
+    "additionalProperties": False,
+    "unknown": _("it has an unknown entry “%(key)s”."),
+    "properties": {
+        "name": backup.string(NAMED, params={"length": limits.TITLE_LENGTH}),
+        "date": backup.string(DATED),
+        "seed": {
+            "type": "string",
+            "refusal": _("Seed: give a text of 1 to %(most)s characters."),
+            "allOf": [
+                {
+                    "format": "text",
+                    "refusal": _("Seed: “%(value)s” holds a character that cannot be stored."),
+                }
+            ],
+            "minLength": 1,
+            "maxLength": limits.SEED_LENGTH,
+            "params": {"most": limits.SEED_LENGTH},
+        },
+        "deals": whole(_("Deals: a whole number from 1 to %(most)s."), 1, limits.NIGHT_DEALS),
+        "planned": whole(PLANNED, 1, limits.NIGHT_ROUNDS),
+        "minutes": whole(
+            _("Minutes per round: null, or a whole number from 1 to %(most)s."),
+            1,
+            limits.NIGHT_MINUTES,
+            type=["integer", "null"],
+        ),
+        "rules": {},
+        "players": NAMES,
+        "gone": NAMES,
+        "rounds": {
+            "type": "array",
+            "maxItems": limits.NIGHT_ROUNDS,
+            "refusal": _("Rounds: give the list of the rounds drawn (at most %(most)s)."),
+            "params": {"most": limits.NIGHT_ROUNDS},
+            "numbered": "round",
+            "items": {
+                "type": "array",
+                "minItems": 1,
+                # Every table seats 3 players or more, none of them at two tables.
+                "maxItems": limits.NIGHT_MOST // min(scoring.SEATS),
+                "refusal": _("Round %(round)s: give its list of tables."),
+                "numbered": "table",
+                "items": TABLE,
+            },
+        },
+    },
+}
+IN_NIGHT = _("Night %(number)s: %(problem)s")
+# A club backup's "nights": the schema of club_backup.SHAPE.
+NIGHTS = {
+    "type": "array",
+    "refusal": _("Nights: give the list of the club's nights."),
+    "allOf": [
+        {
+            "maxItems": limits.CLUB_BACKUP_NIGHTS,
+            "refusal": _("Nights: a club's backup holds at most %(most)s nights."),
+            "params": {"most": limits.CLUB_BACKUP_NIGHTS},
+        }
+    ],
+    "items": NIGHT,
+    "each": IN_NIGHT,
+}
+
+
+def read(nights: list, roster: tuple[str, ...], sessions, club_rules: scoring.Rules) -> tuple:
+    """The backup's ``"nights"`` (``NIGHTS``'s shape), every one checked against the roster
+    and the sessions; ``BackupError`` names the night (from 1) and what is wrong."""
     keys = {player_names.key(name) for name in roster}
     used: set[int] = set()
-    nights = []
-    for number, night in enumerate(value, start=1):
-        try:
-            nights.append(read_night(night, keys, sessions, club_rules, used))
-        except backup.BackupError as error:
-            text = gettext("Night %(number)s: %(problem)s") % {
-                "number": number,
-                "problem": error.message,
-            }
-            raise backup.BackupError(text, field="nights") from None
-    return tuple(nights)
+    return backup.each(
+        nights, IN_NIGHT, lambda night: read_night(night, keys, sessions, club_rules, used)
+    )
 
 
-def read_night(night, keys: set[str], sessions, club_rules, used: set[int]) -> NightBackup:
-    if not isinstance(night, dict):
-        backup.refuse(_("give the night as an object."))
-    for key in night:
-        if key not in KEYS:
-            backup.refuse(_("it has an unknown entry “%(key)s”."), key=backup.shown(key))
-    for key in REQUIRED:
-        if key not in night:
-            backup.refuse(_("it has no “%(key)s”."), key=key)
-    name = backup.clean_name(night["name"], player_names.TITLE_LENGTH)
-    if not name:
-        backup.refuse(
-            _("Name: give the night a name of 1 to %(length)s characters."),
-            length=player_names.TITLE_LENGTH,
-        )
+def read_night(night: dict, keys: set[str], sessions, club_rules, used: set[int]) -> NightBackup:
+    """One night (``NIGHT``'s shape): its rounds drawn no more than planned, its tables and
+    players the club's, its sessions each at one table."""
+    name = backup.title(night["name"], NAMED)
     try:
         date = Date.fromisoformat(night["date"])
-    except (TypeError, ValueError):
-        backup.refuse(_("Date: give a date such as 2026-03-14."))
-    seed = night["seed"]
-    if not isinstance(seed, str) or not 1 <= len(seed) <= 20:
-        backup.refuse(_("Seed: give a text of 1 to 20 characters."))
-    if not _whole(night["deals"], 1, forms.MOST_DEALS):
-        backup.refuse(_("Deals: a whole number from 1 to 40."))
-    planned = night.get(
-        "planned", len(night["rounds"]) if isinstance(night["rounds"], list) else 0
-    )
-    if not _whole(planned, 1, forms.MOST_ROUNDS):
-        backup.refuse(_("Rounds planned: a whole number from 1 to 20."))
-    minutes = night.get("minutes")
-    if minutes is not None and not _whole(minutes, 1, forms.MOST_MINUTES):
-        backup.refuse(_("Minutes per round: null, or a whole number from 1 to 240."))
-    try:
-        rules = scoring.Rules.from_data(night["rules"]) if "rules" in night else club_rules
-    except scoring.InvalidRules as error:
-        problem = error.problems[0]
-        params = {key: backup.shown(v) for key, v in problem.params.items()}
-        raise backup.BackupError(gettext(problem.message) % params) from None
+    except ValueError:
+        refuse(DATED)
     rounds = night["rounds"]
-    if not isinstance(rounds, list) or len(rounds) > forms.MOST_ROUNDS:
-        backup.refuse(_("Rounds: give the list of the rounds drawn (at most 20)."))
+    planned = night.get("planned", len(rounds))
+    if planned < 1:
+        refuse(PLANNED, most=limits.NIGHT_ROUNDS)
+    if len(rounds) > planned:
+        refuse(
+            _("Rounds: %(count)s drawn, more than the %(most)s planned."),
+            count=len(rounds),
+            most=planned,
+        )
+    rules = backup.read_rules(night["rules"]) if "rules" in night else club_rules
     tables = tuple(
         read_round(number, each, keys, sessions, used)
         for number, each in enumerate(rounds, start=1)
     )
-    seated = [key for each in tables for table in each for key in table.players]
-    players = read_names(night.get("players", []), keys, "players")
-    gone = read_names(night.get("gone", []), keys, "gone")
-    # Whoever sat at a table came.
-    players = tuple(dict.fromkeys([*players, *seated]))
-    if not set(gone) <= set(players):
-        backup.refuse(_("Gone: every player who left is one who came."))
+    players, gone = read_present(night, keys, tables)
+    minutes = night.get("minutes")
     return NightBackup(
-        name, date, seed, night["deals"], planned, minutes, rules, players, gone, tables
+        name, date, night["seed"], night["deals"], planned, minutes, rules, players, gone, tables
     )
 
 
-def read_names(value, keys: set[str], field: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or len(value) > draw.MOST * 2:
-        backup.refuse(_("Players: give a list of the club's players."))
+def read_present(night: dict, keys: set[str], tables) -> tuple[tuple, tuple]:
+    """Who came (whoever sat at a table too) and who left, no more than a night seats."""
+    seated = [key for each in tables for table in each for key in table.players]
+    players = tuple(dict.fromkeys([*read_names(night.get("players", []), keys), *seated]))
+    if len(players) > limits.NIGHT_MOST:
+        refuse(TOO_MANY, most=limits.NIGHT_MOST, count=len(players))
+    gone = read_names(night.get("gone", []), keys)
+    if not set(gone) <= set(players):
+        refuse(_("Gone: every player who left is one who came."))
+    return players, gone
+
+
+def read_names(value: list[str], keys: set[str]) -> tuple[str, ...]:
+    """Roster names (``NAMES``), as their keys, none twice."""
     found = []
     for name in value:
-        if not isinstance(name, str) or player_names.key(name) not in keys:
-            backup.refuse(
+        if player_names.key(name) not in keys:
+            refuse(
                 _("Players: “%(name)s” is not one of the club's players."), name=backup.shown(name)
             )
         found.append(player_names.key(name))
     if len(set(found)) != len(found):
-        backup.refuse(_("Players: a player is there twice."))
+        refuse(_("Players: a player is there twice."))
     return tuple(found)
 
 
-def read_round(number: int, tables, keys, sessions, used: set[int]) -> tuple[TableBackup, ...]:
-    if not isinstance(tables, list) or not 1 <= len(tables) <= draw.MOST:
-        backup.refuse(_("Round %(round)s: give its list of tables."), round=number)
+def read_round(number: int, tables: list, keys, sessions, used: set[int]) -> tuple:
+    """Round ``number``'s tables (``TABLE``): numbered in order, nobody at two of them."""
     read_tables, seen = [], set()
     for index, table in enumerate(tables, start=1):
         where = {"round": number, "table": index}
-        if not isinstance(table, dict) or set(table) - {"table", "players", "session"}:
-            backup.refuse(
-                _("Round %(round)s, table %(table)s: give {“table”, “players”, “session”}."),
-                **where,
-            )
         if table.get("table", index) != index:
-            backup.refuse(_("Round %(round)s, table %(table)s: number it %(table)s."), **where)
-        players = table.get("players")
-        if not isinstance(players, list) or len(players) not in scoring.SEATS:
-            backup.refuse(_("Round %(round)s, table %(table)s: give its 3 to 6 players."), **where)
-        found = read_names(players, keys, "players")
+            refuse(NUMBER_IT, **where)
+        found = read_names(table["players"], keys)
         if seen & set(found):
-            backup.refuse(
-                _("Round %(round)s, table %(table)s: a player sits at two tables."), **where
-            )
+            refuse(_("Round %(round)s, table %(table)s: a player sits at two tables."), **where)
         seen |= set(found)
         session = table.get("session")
         if session is not None:
-            if not _whole(session, 0, len(sessions) - 1) or session in used:
-                backup.refuse(
-                    _(
-                        "Round %(round)s, table %(table)s: “session” is the number of one of "
-                        "the backup's sessions (from 0), each used once, or null."
-                    ),
-                    **where,
-                )
-            seats = tuple(player_names.key(name) for name in sessions[session].players)
-            if seats != found:
-                backup.refuse(
-                    _(
-                        "Round %(round)s, table %(table)s: its players are not those of the "
-                        "session it names, in the same seats."
-                    ),
-                    **where,
-                )
-            used.add(session)
+            read_table_session(session, found, sessions, used, where)
         read_tables.append(TableBackup(found, session))
     return tuple(read_tables)
 
 
-def restored_sessions(club: Club, sessions) -> list:
-    """The restored club's sessions in the file's order: ``club_writes.restore`` writes them
-    sorted by date (a stable sort), so their ids follow that order."""
-    written = list(club.sessions.order_by("pk"))
-    order = sorted(range(len(sessions)), key=lambda index: sessions[index].created)
-    in_file = [None] * len(sessions)
-    for place, index in enumerate(order):
-        in_file[index] = written[place]
-    return in_file
+def read_table_session(session: int, found: tuple, sessions, used: set[int], where: dict):
+    """The backup's session a table names: one of them, at no other table, with the table's
+    players in its seats."""
+    if session >= len(sessions) or session in used:
+        refuse(SESSION_INDEX, **where)
+    seats = tuple(player_names.key(name) for name in sessions[session].players)
+    if seats != found:
+        refuse(
+            _(
+                "Round %(round)s, table %(table)s: its players are not those of the "
+                "session it names, in the same seats."
+            ),
+            **where,
+        )
+    used.add(session)

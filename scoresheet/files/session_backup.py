@@ -8,35 +8,27 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 
 from django.utils.translation import gettext
 
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import names as player_names
-from scoresheet import scoring
+from scoresheet import limits, scoring
 from scoresheet.files import json_backup
 from scoresheet.files.json_backup import (
     BackupError,
     card_points,
-    clean_name,
     is_int,
     local_time,
     read_created,
     refuse,
     shown,
 )
-from scoresheet.models import Camp, Chelem, Hand, Poignee, Sheet
+from scoresheet.models import Hand, Sheet
 from scoresheet.sessions import writes
 
 FORMAT = "tarot-scoresheet/1"
-# Limits a public server needs: a backup is read whole into memory and checked hand by hand.
-MAX_BYTES = 5 * 1024 * 1024
-MAX_HANDS = 20_000
-NAME_LENGTH = player_names.TITLE_LENGTH
-PLAYER_NAME_LENGTH = player_names.PLAYER_LENGTH
 
 KEYS = ("format", "name", "created", "players", "first_dealer", "rules", "hands")
 # scoring.Hand's field names, in the order a backup writes them; "players" is the table's.
@@ -62,18 +54,6 @@ FIELD_LABELS = {
     "poignees": "Poignées",
     "chelem": "Chelem",
     "defence_chelem": _("Defence chelem"),
-}
-# What a hand's value must look like in the file, said the way the players would read it.
-TYPE_MESSAGES = {
-    "taker": _("Taker: give the taker's seat as a number (0 is the first player)."),
-    "contract": _("Contract: choose prise, garde, garde sans or garde contre."),
-    "bouts": _("Bouts: give the number of bouts, 0 to 3."),
-    "points": _("Points: give the attack's card points as a number, like 49 or 40.5."),
-    "partner": _("Partner: give the partner's seat as a number, or null when the taker is alone."),
-    "petit_au_bout": _("Petit au bout: write null, “attack” or “defence”."),
-    "poignees": _("Poignées: give each player's poignée by seat, like {“2”: “simple”}."),
-    "chelem": _("Chelem: write null, “announced_made”, “unannounced_made” or “announced_failed”."),
-    "defence_chelem": _("Defence chelem: write true or false."),
 }
 
 
@@ -203,38 +183,194 @@ def dump_lines(sheet: Sheet) -> Iterator[str]:
 # JSON backup: reading and checking
 
 
+# What a hand's value must be in the file, and the refusal that says so the way the players
+# would read it; the rules check the values (scoring.validate).
+HAND_FIELDS = {
+    "taker": (
+        {"type": "integer"},
+        _("Taker: give the taker's seat as a number (0 is the first player)."),
+    ),
+    "contract": (
+        {"enum": [contract.value for contract in scoring.Contract]},
+        _("Contract: choose prise, garde, garde sans or garde contre."),
+    ),
+    "bouts": ({"type": "integer"}, _("Bouts: give the number of bouts, 0 to 3.")),
+    "points": (
+        {"type": "number"},
+        _("Points: give the attack's card points as a number, like 49 or 40.5."),
+    ),
+    "partner": (
+        {"type": ["integer", "null"]},
+        _("Partner: give the partner's seat as a number, or null when the taker is alone."),
+    ),
+    "petit_au_bout": (
+        {"enum": [None, *(camp.value for camp in scoring.Camp)]},
+        _("Petit au bout: write null, “attack” or “defence”."),
+    ),
+    "poignees": (
+        {"type": "object"},
+        _("Poignées: give each player's poignée by seat, like {“2”: “simple”}."),
+    ),
+    "chelem": (
+        {"enum": [None, *(chelem.value for chelem in scoring.Chelem)]},
+        _("Chelem: write null, “announced_made”, “unannounced_made” or “announced_failed”."),
+    ),
+    "defence_chelem": ({"type": "boolean"}, _("Defence chelem: write true or false.")),
+}
+POINTS_AS = HAND_FIELDS["points"][1]
+# A passed deal: {"passed": true} and at most its "dealer".
+PASSED_HAND = {
+    "properties": {"passed": {}, "dealer": {}},
+    "additionalProperties": False,
+    "unknown": _("a passed deal has no other field, not “%(key)s”."),
+    "field": "passed",
+}
+# A played hand: every field of scoring.Hand, with its optional "dealer" and "miseres"
+# (read_hand checks them against the table).
+PLAYED_HAND = {
+    "allOf": [
+        {
+            "properties": {
+                "passed": {"const": False, "refusal": _("Passed: write true, or leave it out.")}
+            }
+        }
+    ],
+    "required": list(HAND_KEYS),
+    "missing": _("%(label)s is missing."),
+    "labels": FIELD_LABELS,
+    "additionalProperties": False,
+    "unknown": _("unknown field “%(key)s”."),
+    "properties": {
+        "passed": {},
+        "dealer": {},
+        **{key: {**shape, "refusal": refusal} for key, (shape, refusal) in HAND_FIELDS.items()},
+        "miseres": {
+            "type": "object",
+            "refusal": _("Misères: give each player's misères by seat, like {“2”: 1}."),
+        },
+    },
+}
+# Which of the two a hand is ("passed": true or not) is chosen by read_hand, not by the
+# schema's if/then/else: fastjsonschema tries an "if" by raising, once for every played hand.
+HAND_SHAPES = {True: json_backup.Shape(PASSED_HAND), False: json_backup.Shape(PLAYED_HAND)}
+NAMED = _("Name: give the session a name of 1 to %(length)s characters.")
+FIRST_DEALER = _("First dealer: choose one of the players at the table.")
+SHAPE = json_backup.Shape(
+    {
+        **json_backup.tagged(
+            FORMAT, _("This file is not a backup of a session: it has no “format”.")
+        ),
+        "required": list(KEYS),
+        "properties": {
+            "format": {},
+            "name": json_backup.string(NAMED, params={"length": limits.TITLE_LENGTH}),
+            "created": json_backup.CREATED,
+            "players": {
+                "type": "array",
+                "refusal": _("Players: give the list of the players' names."),
+                "allOf": [
+                    {
+                        "minItems": min(scoring.SEATS),
+                        "maxItems": max(scoring.SEATS),
+                        "refusal": _("Players: a session has 3 to 6 players, not %(count)s."),
+                    }
+                ],
+                "items": json_backup.PLAYER,
+                "numbered": "number",
+            },
+            "first_dealer": {
+                "type": "integer",
+                "minimum": 0,
+                "refusal": FIRST_DEALER,
+            },
+            "rules": {},
+            "hands": {
+                "type": "array",
+                "refusal": _("Hands: give the list of hands."),
+                "allOf": [
+                    {
+                        "maxItems": limits.SESSION_BACKUP_HANDS,
+                        "refusal": _(
+                            "This backup has %(count)s hands; a backup can hold at most %(most)s."
+                        ),
+                        "params": {"most": limits.SESSION_BACKUP_HANDS},
+                    }
+                ],
+                # Each an object, whose shape read_hand checks (HAND_SHAPES).
+                "items": {
+                    "type": "object",
+                    "refusal": _("give the hand as an object, like {“passed”: true}."),
+                },
+                "numbered": "hand",
+                "each": json_backup.IN_HAND,
+            },
+        },
+    }
+)
+# By seat, in a hand: the refusal of a seat not at the table, of a value, and what a value is.
+BY_SEAT = {
+    "poignees": (
+        _("Poignée: seat %(value)s is not at the table."),
+        _("Poignée of %(name)s: choose simple, double or triple."),
+        tuple(poignee.value for poignee in scoring.Poignee).__contains__,
+    ),
+    "miseres": (
+        _("Misère: seat %(value)s is not at the table."),
+        _("Misère of %(name)s: give 1 or 2."),
+        is_int,
+    ),
+}
+
+
 def parse_json(data: bytes | str) -> object:
     """The file's JSON value, after the size check; refuses what is not JSON."""
     return json_backup.parse(
         data,
-        most=MAX_BYTES,
-        too_large=_("This file is larger than 5 MB, the most a backup can be."),
+        most=limits.SESSION_BACKUP_BYTES,
+        too_large=_("This file is larger than %(size)s MB, the most a backup can be."),
         not_text=_("This file is not a backup of a session: it is not JSON."),
         not_json=_("This file is not a backup of a session: it is not JSON."),
+        size=limits.SESSION_BACKUP_BYTES // (1024 * 1024),
     )
 
 
-def read_players(value: object) -> tuple[str, ...]:
-    """The players' names in seat order, checked as the new-session form checks them."""
-    if not isinstance(value, list):
-        refuse(_("Players: give the list of the players' names."), field="players")
-    if len(value) not in scoring.SEATS:
-        refuse(
-            _("Players: a session has 3 to 6 players, not %(count)s."),
-            field="players",
-            count=len(value),
-        )
+def read(data: bytes | str) -> Backup:
+    """Check a whole backup file; raises ``BackupError`` at the first thing wrong."""
+    content = parse_json(data)
+    SHAPE.check(content)
+    return read_content(content)
+
+
+def read_content(content: dict) -> Backup:
+    """Check what a backup's parsed JSON means, once ``SHAPE`` has checked its shape (also
+    each session of a club's backup, club_backup.py): names, seats and the rules."""
+    name = json_backup.title(content["name"], NAMED)
+    created = read_created(content["created"])
     # As the new-session form does: cleaned, and compared by their key (names.py).
-    return json_backup.read_names(
-        value, _("Player %(number)s: “%(name)s” is already at the table.")
+    players = json_backup.read_names(
+        content["players"], _("Player %(number)s: “%(name)s” is already at the table.")
     )
+    first_dealer = content["first_dealer"]
+    if first_dealer >= len(players):
+        refuse(FIRST_DEALER, field="first_dealer")
+    rules = json_backup.read_rules(content["rules"], len(players))
+    dealt = []
+    rotation = first_dealer
+    for number, hand in enumerate(content["hands"], start=1):
+        dealer, played = read_hand(hand, number, players, rules, rotation)
+        dealt.append((dealer, played))
+        rotation = scoring.next_dealer(dealer, len(players))
+    return Backup(name, created, players, first_dealer, tuple(dealt), rules)
 
 
-def read_dealer(fields: dict, number: int, players: tuple[str, ...], rotation: int) -> int:
-    """The optional "dealer" of a hand: a seat, or by default whoever's turn it was."""
-    if "dealer" not in fields:
-        return rotation
-    dealer = fields.pop("dealer")
+def read_hand(
+    fields: dict, number: int, players: tuple[str, ...], rules: scoring.Rules, rotation: int
+) -> tuple[int, scoring.Hand | None]:
+    """One hand of the file (an object), checked as the rules check an entered hand: (its
+    dealer, the hand or None if passed). ``rotation`` is the dealer when the file does not
+    say."""
+    check_hand_shape(fields, number)
+    dealer = fields.get("dealer", rotation)
     if not is_int(dealer) or dealer not in range(len(players)):
         refuse(
             _("Dealer: give the dealer's seat, a number from 0 to %(last)s."),
@@ -242,223 +378,43 @@ def read_dealer(fields: dict, number: int, players: tuple[str, ...], rotation: i
             field="dealer",
             last=len(players) - 1,
         )
-    return dealer
-
-
-def read_miseres(fields: dict, number: int, players: tuple[str, ...]) -> dict[int, object]:
-    """The optional "miseres" of a hand: seat (a string) → 1 or 2, checked by the rules."""
-    miseres = fields.pop("miseres", {})
-    if not isinstance(miseres, dict):
-        refuse(
-            _("Misères: give each player's misères by seat, like {“2”: 1}."),
-            hand=number,
-            field="miseres",
-        )
-    seats = {str(seat) for seat in range(len(players))}
-    for seat, count in miseres.items():
-        if seat not in seats:
-            refuse(
-                _("Misère: seat %(value)s is not at the table."),
-                hand=number,
-                field="miseres",
-                value=shown(seat),
-            )
-        if not is_int(count):
-            refuse(
-                _("Misère of %(name)s: give 1 or 2."),
-                hand=number,
-                field="miseres",
-                name=players[int(seat)],
-            )
-    return {int(seat): count for seat, count in miseres.items()}
-
-
-def read_hand(
-    value: object,
-    number: int,
-    players: tuple[str, ...],
-    rules: scoring.Rules = scoring.FFT,
-    rotation: int = 0,
-) -> tuple[int, scoring.Hand | None]:
-    """One hand of the file, checked as the rules check an entered hand: (its dealer, the
-    hand or None if passed). ``rotation`` is the dealer when the file does not say."""
-    if not isinstance(value, dict):
-        refuse(_("give the hand as an object, like {“passed”: true}."), hand=number)
-    fields = dict(value)
-    passed = fields.pop("passed", False)
-    dealer = read_dealer(fields, number, players, rotation)
-    if passed is True:
-        if fields:
-            refuse(
-                _("a passed deal has no other field, not “%(key)s”."),
-                hand=number,
-                field="passed",
-                key=shown(next(iter(fields))),
-            )
+    if fields.get("passed"):
         return dealer, None
-    if passed is not False:
-        refuse(_("Passed: write true, or leave it out."), hand=number, field="passed")
-    miseres = read_miseres(fields, number, players)
-    _check_hand_keys(fields, number)
-    _check_hand_types(fields, number)
-    hand = scoring.Hand(
-        seats=len(players),
-        **{**fields, "poignees": _read_poignees(fields["poignees"], number, players)},
-        dealer=dealer,
-        miseres=miseres,
-    )
+    if scoring.card_points(fields["points"]) is None:
+        refuse(POINTS_AS, hand=number, field="points")
+    values = {key: fields[key] for key in HAND_KEYS}
+    values["poignees"] = by_seat_read(fields, "poignees", number, players)
+    miseres = by_seat_read(fields, "miseres", number, players)
+    hand = scoring.Hand(seats=len(players), **values, dealer=dealer, miseres=miseres)
     for problem in scoring.validate(hand, rules):
-        text = gettext("Hand %(number)s: %(problem)s") % {
-            "number": number,
-            "problem": problem.translated(gettext),
-        }
+        text = json_backup.within(json_backup.IN_HAND, number, None, problem.translated(gettext))
         raise BackupError(text, hand=number, field=problem.field)
     return dealer, hand
 
 
-def _check_hand_keys(fields: dict, number: int) -> None:
-    """Every field of a played hand is there, and no other."""
-    for key in fields:
-        if key not in HAND_KEYS:
-            refuse(_("unknown field “%(key)s”."), hand=number, field=key, key=shown(key))
-    for key in HAND_KEYS:
-        if key not in fields:
-            refuse(
-                _("%(label)s is missing."),
-                hand=number,
-                field=key,
-                label=gettext(FIELD_LABELS[key]),
-            )
+def check_hand_shape(fields: dict, number: int) -> None:
+    """A passed deal's shape or a played hand's (``HAND_SHAPES``); a refusal names the hand."""
+    try:
+        HAND_SHAPES[fields.get("passed") is True].check(fields)
+    except BackupError as error:
+        text = json_backup.within(json_backup.IN_HAND, number, None, error.message)
+        raise BackupError(text, hand=number, field=error.field) from None
 
 
-def _check_hand_types(fields: dict, number: int) -> None:
-    """Each field of a played hand has its JSON type; the rules check the values."""
-    well_typed = {
-        "taker": is_int(fields["taker"]),
-        "contract": isinstance(fields["contract"], str),
-        "bouts": is_int(fields["bouts"]),
-        "points": (is_int(fields["points"]) or isinstance(fields["points"], Decimal))
-        and scoring.card_points(fields["points"]) is not None,
-        "partner": fields["partner"] is None or is_int(fields["partner"]),
-        "petit_au_bout": fields["petit_au_bout"] is None or fields["petit_au_bout"] in Camp.values,
-        "poignees": isinstance(fields["poignees"], dict),
-        "chelem": fields["chelem"] is None or fields["chelem"] in Chelem.values,
-        "defence_chelem": isinstance(fields["defence_chelem"], bool),
-    }
-    for key in HAND_KEYS:
-        if not well_typed[key]:
-            refuse(TYPE_MESSAGES[key], hand=number, field=key)
-
-
-def _read_poignees(poignees: dict, number: int, players: tuple[str, ...]) -> dict[int, str]:
-    """The "poignees" of a hand: seat (a string) → simple, double or triple."""
-    seats = {str(seat) for seat in range(len(players))}
-    for seat, size in poignees.items():
+def by_seat_read(
+    fields: dict, key: str, number: int, players: tuple[str, ...]
+) -> dict[int, object]:
+    """A hand's "poignees" or "miseres" (``BY_SEAT``): seat (a string, "0", "1"…) → value."""
+    not_seated, wrong, valid = BY_SEAT[key]
+    seats = {str(seat): seat for seat in range(len(players))}
+    mapping = fields.get(key, {})
+    for seat, value in mapping.items():
         # Seats are written "0", "1"…: " 1" or "01" would not round-trip.
         if seat not in seats:
-            refuse(
-                _("Poignée: seat %(value)s is not at the table."),
-                hand=number,
-                field="poignees",
-                value=shown(seat),
-            )
-        if size not in Poignee.values:
-            refuse(
-                _("Poignée of %(name)s: choose simple, double or triple."),
-                hand=number,
-                field="poignees",
-                name=players[int(seat)],
-            )
-    return {int(seat): size for seat, size in poignees.items()}
-
-
-def read(data: bytes | str) -> Backup:
-    """Check a whole backup file; raises ``BackupError`` at the first thing wrong."""
-    return read_content(parse_json(data))
-
-
-def read_content(content: object) -> Backup:
-    """Check a backup's parsed JSON (also a club backup's sessions, club_backup.py)."""
-    _check_entries(content)
-    name = clean_name(content["name"], NAME_LENGTH)
-    if not name:
-        refuse(
-            _("Name: give the session a name of 1 to %(length)s characters."),
-            field="name",
-            length=NAME_LENGTH,
-        )
-    created = read_created(content["created"])
-    players = read_players(content["players"])
-    first_dealer = content["first_dealer"]
-    if not is_int(first_dealer) or first_dealer not in range(len(players)):
-        refuse(_("First dealer: choose one of the players at the table."), field="first_dealer")
-    rules = read_rules(content["rules"], len(players))
-    dealt = _read_hands(content["hands"], players, rules, first_dealer)
-    return Backup(
-        name=name,
-        created=created,
-        players=players,
-        first_dealer=first_dealer,
-        hands=dealt,
-        rules=rules,
-    )
-
-
-def _check_entries(content: object) -> None:
-    """A backup of this app's format, with every entry it needs and no other."""
-    if not isinstance(content, dict) or "format" not in content:
-        refuse(_("This file is not a backup of a session: it has no “format”."), field="format")
-    if content["format"] != FORMAT:
-        refuse(
-            _("This backup's format is “%(value)s”; this app reads “%(format)s”."),
-            field="format",
-            value=shown(content["format"]),
-            format=FORMAT,
-        )
-    for key in content:
-        if key not in KEYS:
-            refuse(_("The backup has an unknown entry “%(key)s”."), field=key, key=shown(key))
-    for key in KEYS:
-        if key not in content:
-            refuse(_("The backup has no “%(key)s”."), field=key, key=key)
-
-
-def _read_hands(
-    hands: object, players: tuple[str, ...], rules: scoring.Rules, first_dealer: int
-) -> tuple[tuple[int, scoring.Hand | None], ...]:
-    """The "hands": (dealer, hand or None if passed) each, in play order."""
-    if not isinstance(hands, list):
-        refuse(_("Hands: give the list of hands."), field="hands")
-    if len(hands) > MAX_HANDS:
-        refuse(
-            _("This backup has %(count)s hands; a backup can hold at most %(most)s."),
-            field="hands",
-            count=len(hands),
-            most=MAX_HANDS,
-        )
-    dealt = []
-    rotation = first_dealer
-    for number, hand in enumerate(hands, start=1):
-        dealer, played = read_hand(hand, number, players, rules, rotation)
-        dealt.append((dealer, played))
-        rotation = scoring.next_dealer(dealer, len(players))
-    return tuple(dealt)
-
-
-def read_rules(value: object, seats: int) -> scoring.Rules:
-    """The session's "rules": each optional (missing is FFT), every one known and valid."""
-    try:
-        rules = scoring.Rules.from_data(value)
-    except scoring.InvalidRules as error:
-        problems = error.problems
-    else:
-        problems = scoring.check_rules(rules, seats)
-        if not problems:
-            return rules
-    problem = problems[0]
-    # The value quoted comes from the file: shown() escapes what a page cannot encode.
-    params = {name: shown(value) for name, value in problem.params.items()}
-    raise BackupError(gettext(problem.message) % params, field="rules")
+            refuse(not_seated, hand=number, field=key, value=shown(seat))
+        if not valid(value):
+            refuse(wrong, hand=number, field=key, name=players[seats[seat]])
+    return {seats[seat]: value for seat, value in mapping.items()}
 
 
 def restore(backup: Backup) -> Sheet:

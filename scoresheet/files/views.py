@@ -1,6 +1,8 @@
 """The files' views: a session's CSV, backup and spreadsheet, a club's standings (CSV and
 spreadsheet) and backup, and restoring a session's or a club's backup."""
 
+from http import HTTPStatus
+
 from django.contrib import messages
 from django.http import FileResponse, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -18,6 +20,9 @@ from scoresheet.lists import recent
 from scoresheet.lists.views import home_context
 from scoresheet.sessions.forms import ImportForm
 from scoresheet.sessions.views import get_sheet, seat_names
+
+# A refused backup: the page again, with why, as the hand form answers a refused hand.
+REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
 
 
 @require_GET
@@ -56,7 +61,7 @@ def import_backup(request):
         recent.remember(request, recent.SHEETS, sheet)
         messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
         return redirect(sheet)
-    return render(request, "scoresheet/home.html", home_context(request, form))
+    return render(request, "scoresheet/home.html", home_context(request, form), status=REFUSED)
 
 
 @require_POST
@@ -74,7 +79,7 @@ def club_import(request):
         )
         return redirect(club)
     context = {"form": NewClubForm(), "import_form": import_form}
-    return render(request, "scoresheet/club_new.html", context)
+    return render(request, "scoresheet/club_new.html", context, status=REFUSED)
 
 
 @require_GET

@@ -19,8 +19,8 @@ import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 
-FEWEST = 8
-MOST = 200
+from scoresheet import limits
+
 # The starts a later round tries: greedy draws from different orders, each improved by swaps.
 STARTS = 12
 
@@ -34,10 +34,10 @@ GF4_TIMES = (
 
 
 def table_sizes(players: int) -> list[int]:
-    """The sizes of the tables that seat ``players`` (at least ``FEWEST``): 4s, 5s for the
-    players 4s leave over, and 4 + 4 + 3 for eleven. Larger tables first."""
-    if players < FEWEST:
-        raise ValueError(f"A night needs at least {FEWEST} players.")
+    """The sizes of the tables that seat ``players`` (at least ``limits.NIGHT_FEWEST``): 4s, 5s
+    for the players 4s leave over, and 4 + 4 + 3 for eleven. Larger tables first."""
+    if players < limits.NIGHT_FEWEST:
+        raise ValueError(f"A night needs at least {limits.NIGHT_FEWEST} players.")
     if players == 11:
         return [4, 4, 3]
     tables, over = divmod(players, 4)

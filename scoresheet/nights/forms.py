@@ -4,14 +4,9 @@ names added), the rounds, the deals of a round, the minutes of a round, the hous
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoresheet import limits
 from scoresheet import names as player_names
-from scoresheet.nights import draw
 from scoresheet.sessions.forms import KeyedForm, RulesForm
-
-# The most a night has (the messages say these numbers).
-MOST_ROUNDS = 20
-MOST_DEALS = 40
-MOST_MINUTES = 240
 
 
 def bounded(label, least, most, message, **kwargs):
@@ -59,21 +54,21 @@ class NightForm(KeyedForm, RulesForm):
     rounds = bounded(
         _("Rounds"),
         1,
-        MOST_ROUNDS,
+        limits.NIGHT_ROUNDS,
         _("Rounds: a whole number from 1 to 20."),
         initial=5,
     )
     deals = bounded(
         _("Deals per round at each table"),
         1,
-        MOST_DEALS,
+        limits.NIGHT_DEALS,
         _("Deals per round: a whole number from 1 to 40."),
         initial=4,
     )
     minutes = bounded(
         _("Minutes per round"),
         1,
-        MOST_MINUTES,
+        limits.NIGHT_MINUTES,
         _("Minutes per round: leave it empty, or a whole number from 1 to 240."),
         required=False,
         help_text=_("Optional: a timer counts down on the night's page and the screen."),
@@ -109,16 +104,16 @@ class NightForm(KeyedForm, RulesForm):
             seen[key] = name
             names.append(name)
         if not self.has_error("players") and not self.has_error("new_players"):
-            if len(names) < draw.FEWEST:
+            if len(names) < limits.NIGHT_FEWEST:
                 self.add_error(
                     "players",
                     _("Players present: a night needs at least %(count)s players, not %(value)s.")
-                    % {"count": draw.FEWEST, "value": len(names)},
+                    % {"count": limits.NIGHT_FEWEST, "value": len(names)},
                 )
-            elif len(names) > draw.MOST:
+            elif len(names) > limits.NIGHT_MOST:
                 self.add_error(
                     "players",
-                    _("Players present: at most %(most)s players.") % {"most": draw.MOST},
+                    _("Players present: at most %(most)s players.") % {"most": limits.NIGHT_MOST},
                 )
         data["names"] = names
         try:

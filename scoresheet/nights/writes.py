@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import scoring
+from scoresheet import limits, scoring
 from scoresheet.clubs import ClubError
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, ClubSession, Night, NightTable, SpentKey
@@ -76,8 +76,10 @@ def create_night(
     round 1 drawn from a new seed. ``key``, the form's: sent again, even twice at once, the
     form opens the night it made the first time (``already``)."""
     names = club_writes._distinct(names)
-    if len(names) < draw.FEWEST:
-        raise ClubError(_("Players: a night needs at least %(count)s players."), count=draw.FEWEST)
+    if len(names) < limits.NIGHT_FEWEST:
+        raise ClubError(
+            _("Players: a night needs at least %(count)s players."), count=limits.NIGHT_FEWEST
+        )
     try:
         with transaction.atomic():
             club = _locked(club)
@@ -118,9 +120,9 @@ def draw_round(club: Club, night: Night, number: int) -> NightChange:
         night = _night(club, night)
         if number != night.drawn + 1 or number > night.rounds:
             return NightChange(night, done=False, already=number <= night.drawn)
-        if len(night.present) < draw.FEWEST:
+        if len(night.present) < limits.NIGHT_FEWEST:
             raise ClubError(
-                _("A round needs at least %(count)s players present."), count=draw.FEWEST
+                _("A round needs at least %(count)s players present."), count=limits.NIGHT_FEWEST
             )
         _draw(club, night, number)
     return NightChange(night)
@@ -202,9 +204,20 @@ def join(club: Club, night: Night, name: str) -> NightChange:
     return NightChange(night)
 
 
-def restore(club: Club, nights, sessions: list[ClubSession]) -> None:
+def restore_club(checked) -> Club:
+    """A new club (new links) holding a checked club backup (``club_backup.read``'s
+    ``ClubBackup``) with its nights: scored in memory first (``club_writes.restored``), then
+    written in one short transaction, so that a file is stored whole or not at all."""
+    prepared = club_writes.restored(checked)
+    with transaction.atomic():
+        sessions = club_writes.write_restored(prepared)
+        _restore_nights(prepared.club, checked.nights, sessions)
+    return prepared.club
+
+
+def _restore_nights(club: Club, nights, sessions: list[ClubSession]) -> None:
     """The nights of a restored club backup (``files.NightBackup``), ``sessions`` being the
-    restored club's sessions in the file's order. Inside the restore's transaction."""
+    restored club's sessions in the file's order."""
     roster = {player.key: player.pk for player in club.players.all()}
     for number, each in enumerate(nights, start=1):
         night = Night.objects.create(

@@ -11,8 +11,8 @@ from django.utils.formats import date_format, localize
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from scoresheet import limits, scoring
 from scoresheet import names as player_names
-from scoresheet import scoring
 from scoresheet.files import session_backup as backups
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
@@ -680,6 +680,6 @@ class ImportForm(forms.Form):
         upload = self.cleaned_data["backup"]
         try:
             # One byte over the limit is enough for read() to refuse a file too large.
-            return backups.read(upload.read(backups.MAX_BYTES + 1))
+            return backups.read(upload.read(limits.SESSION_BACKUP_BYTES + 1))
         except backups.BackupError as error:
             raise ValidationError(error.message) from None

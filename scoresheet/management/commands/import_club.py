@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoresheet import limits
 from scoresheet.files import club_backup, commands, json_backup
 
 
@@ -16,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            club = club_backup.load(commands.read(file, club_backup.MAX_BYTES))
+            club = club_backup.load(commands.read(file, limits.CLUB_BACKUP_BYTES))
         except json_backup.BackupError as error:
             raise CommandError(error.message) from None
         players = club.players.count()
