@@ -139,9 +139,11 @@ def test_the_sheet_reopens_offline(open_page, sheet):
     expect(page.locator("#flash")).to_contain_text("needs the network")
 
 
-def expect_preview_row(page, row) -> None:
-    """The preview shows this row: the form is complete and done moving before Save is tapped."""
-    expect(page.locator("#preview .preview-scores .score")).to_have_text([signed(v) for v in row])
+def expect_preview_row(page, row, out=None) -> None:
+    """The preview shows this row (the seat ``out`` sitting out, as the server's preview says
+    it): the form is complete and done moving before Save is tapped."""
+    scores = [signed(v) if seat != out else "sits out" for seat, v in enumerate(row)]
+    expect(page.locator("#preview .preview-scores .score")).to_have_text(scores)
 
 
 def enter(phone: SheetPage, hand: scoring.Hand, preview: bool = False) -> None:
@@ -445,7 +447,7 @@ def test_dealer_sits_out_offline(open_page, db):
     phone.fill_hand(
         scoring.Hand(5, 0, "prise", 1, 60, dealer=4, miseres={2: 1}), names, rules=rules
     )
-    expect_preview_row(page, [92, -44, -4, -44, 0])
+    expect_preview_row(page, [92, -44, -4, -44, 0], out=4)
     phone.save(confirmed=False)
     phone.expect_row(1, [92, -44, -4, -44, 0])
     # Hand 2: Ana deals and sits out; Élise plays and takes. Prise, 1 bout, 60 at 4 players:
@@ -456,7 +458,7 @@ def test_dealer_sits_out_offline(open_page, db):
     expect(phone.form.locator('input[name="taker"][value="0"]')).to_have_count(0)
     expect(page.locator("#entry-title small")).to_have_text("Ana deals and sits out")
     phone.fill_hand(scoring.Hand(5, 4, "prise", 1, 60, dealer=0), names, rules=rules)
-    expect_preview_row(page, [0, -34, -34, -34, 102])
+    expect_preview_row(page, [0, -34, -34, -34, 102], out=0)
     phone.save(confirmed=False)
     phone.expect_row(2, [0, -34, -34, -34, 102])
     phone.expect_totals(names, [92, -78, -38, -78, 102])
