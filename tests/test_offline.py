@@ -324,3 +324,17 @@ def test_the_service_worker_keeps_every_module_the_pages_load():
     assert static / "scoresheet/scoring.js" in loaded
     assert loaded <= kept, sorted(str(p) for p in loaded - kept)
     assert all(path.exists() for path in kept)
+
+
+def test_the_hand_form_under_the_sheet_brings_the_preview_template(htmx, client, sheet4):
+    new = reverse("hand_new", args=[sheet4.token])
+    fragment = htmx.get(new).content.decode()
+    template = re.search(r'<template id="preview-template">(.*?)</template>', fragment, re.S)
+    assert template, "the offline preview fills the server's preview partial"
+    # Both outcomes, every piece: slots for the words, parts for what a hand may or may not have.
+    for part in ["problems", "ready", "converted", "made", "lost", "warnings", "out", "plays"]:
+        assert f'<span data-part="{part}">' in template.group(1)
+    for name in ["attack", "diff", "warning", "signed", "expression", "per_defender"]:
+        assert f'<span data-slot="{name}"></span>' in template.group(1)
+    # The form on a page of its own posts to the server to preview: no template there.
+    assert "preview-template" not in client.get(new).content.decode()

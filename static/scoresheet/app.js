@@ -63,12 +63,25 @@ function load() {
   return loading;
 }
 
-// The first htmx request waits for the behaviours that handle its answer.
+// The first htmx request waits for the behaviours that handle its answer, and so does a tap on a
+// control whose behaviour is still on its way (it happens once they are there).
 document.addEventListener("htmx:confirm", (event) => {
   if (loaded) return;
   event.preventDefault();
   load().then(() => event.detail.issueRequest(true));
 });
+const CONTROLS = "[data-wake], [data-copy], [data-share], [data-print], [data-running-switch], [data-step]";
+document.addEventListener(
+  "click",
+  (event) => {
+    const control = !loaded && event.target.closest(CONTROLS);
+    if (!control) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    load().then(() => control.click());
+  },
+  true
+);
 const idle = window.requestIdleCallback || ((callback) => setTimeout(callback, 1));
 if (document.readyState === "complete") idle(load);
 else window.addEventListener("load", () => idle(load), { once: true });

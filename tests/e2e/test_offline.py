@@ -471,6 +471,35 @@ def test_dealer_sits_out_offline(open_page, db):
     assert stored == [(4, [92, -44, -4, -44, 0]), (0, [0, -34, -34, -34, 102])]
 
 
+def test_the_preview_offline_is_the_servers(open_page, db):
+    """RULES.md §6 at 5 seats, the dealer sitting out, misère 10: Ana takes a garde with the 3
+    bouts, the defence's points typed as 0 (the attack has all 91), Chloé announces a misère.
+    Online the server previews it; offline the phone does, and it is the same markup: the
+    attack's 91 points, the warning that no chelem is recorded, Élise sitting out, the misère's
+    term."""
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
+    rules = scoring.Rules(misere=10, dealer_sits_out=True)
+    sheet = writes.create_sheet("Cinq", names, 4, rules=rules)
+    phone = opened(open_page, sheet)
+    page = phone.page
+    phone.open_new_hand()
+    hand = scoring.Hand(5, 0, "garde", 3, 91, dealer=4, miseres={2: 1})
+    phone.fill_hand(hand, names, defence_points=True, rules=rules)
+    preview = page.locator("#preview")
+    expect(preview.locator(".warnings li")).to_have_text(
+        ["Chelem: the attack has all 91 points but no chelem is recorded."]
+    )
+    expect(preview.locator(".preview-title")).to_contain_text("Attack: 91 points.")
+    expect(preview.locator(".preview-scores .score").nth(4)).to_have_text("sits out")
+    expect(preview.locator(".formula")).to_contain_text("10 misère × 3 (Chloé)")
+    online = preview.inner_html()
+    page.context.set_offline(True)
+    preview.evaluate("section => section.replaceChildren()")
+    phone.form.dispatch_event("change")
+    expect(preview.locator(".preview-scores .score")).to_have_count(5)
+    assert preview.inner_html() == online
+
+
 def test_a_waiting_row_is_the_servers_row_in_french(open_page, db):
     """Offline, in French, at 5 with misère 10: prise… garde, 2 bouts, 45,5 points with Ben
     called, misère by Chloé. FFT: 45,5 − 41 = 4,5, the half point to the winning camp: made by

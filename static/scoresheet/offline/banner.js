@@ -40,12 +40,11 @@ export function banner() {
 export function flash(text) {
   const box = document.getElementById("flash");
   if (!box) return;
-  box.innerHTML = "";
   const message = document.createElement("p");
   message.className = "message warning";
   message.setAttribute("role", "alert");
   message.textContent = text;
-  box.append(message);
+  box.replaceChildren(message);
 }
 
 /** Back online on a page from the phone's copy: the server's regions of the sheet (the live
