@@ -32,7 +32,8 @@ function openForm() {
 
 function poll() {
   const marker = document.getElementById("live");
-  if (!marker || polling || document.visibilityState !== "visible") return;
+  // Offline, a poll could only fail (and htmx would log it): the network's return asks at once.
+  if (!marker || polling || document.visibilityState !== "visible" || !navigator.onLine) return;
   polling = true;
   moved = false;
   askedFor = openForm();
@@ -74,15 +75,22 @@ document.addEventListener("htmx:oobBeforeSwap", (event) => {
 
 // A saved hand's answer brings its own row only, and the revision it made. When another phone's
 // hand came in between (its row not shown here, the revision already past it), the page shows no
-// whole revision: the next poll asks for the whole sheet.
+// whole revision, nor after the answers that follow (the offline queue's, one per hand), until
+// an answer brings all the rows (#hands whole): meanwhile the poll asks for the whole sheet.
+let whole = true;
 document.addEventListener("htmx:oobAfterSwap", (event) => {
-  const marker = event.target;
-  if (!marker || marker.id !== "live") return;
+  const swapped = event.target;
+  if (swapped && swapped.id === "hands") whole = true;
+  if (!swapped || swapped.id !== "live") return;
   const rows = document.querySelectorAll("#hands > details.hand[id]:not(.pending)");
-  const last = rows.length ? Number(rows[rows.length - 1].id.replace("hand-", "")) : 0;
-  if (last > 1 && !document.getElementById(`hand-${last - 1}`)) marker.dataset.revision = "0";
+  const numbers = new Set([...rows].map((row) => Number(row.id.replace("hand-", ""))));
+  const last = Math.max(0, ...numbers);
+  const holes = numbers.size && last - Math.min(...numbers) + 1 !== numbers.size;
+  if (holes || (last > 1 && !numbers.has(last - 1))) whole = false;
+  if (!whole) swapped.dataset.revision = "0";
 });
+document.addEventListener("visibilitychange", poll);
+window.addEventListener("online", poll);
 
 // The browser tests set window.tarotIntervals (tests/e2e/conftest.py) instead of waiting.
 setInterval(poll, (window.tarotIntervals && window.tarotIntervals.poll) || 2000);
-document.addEventListener("visibilitychange", poll);

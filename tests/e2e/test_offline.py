@@ -242,6 +242,25 @@ def test_three_hands_offline_are_stored_once(open_page, sheet, reopen):
     assert Hand.objects.filter(sheet=sheet).count() == 3
 
 
+def test_another_phones_hand_stored_before_the_queue_shows_too(open_page, sheet):
+    """Two hands wait on this phone while another phone stores RULES.md §5's first hand: back
+    online, this phone's hands are stored after it (hands 2 and 3), and its page shows all
+    three, the other phone's row too (the answers to the queue bring their own rows only)."""
+    phone = opened(open_page, sheet)
+    page = phone.page
+    page.context.set_offline(True)
+    for hand, _ in SAMPLE[1:]:
+        enter(phone, hand)
+    expect(page.locator("#hands .hand.pending")).to_have_count(2)
+    writes.add_hand(sheet.token, SAMPLE[0][0], key=Hand().key)
+    page.context.set_offline(False)
+    expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
+    for number, (_, row) in enumerate(SAMPLE, start=1):
+        phone.expect_row(number, row)
+    phone.expect_totals(NAMES, RUNNING[-1])
+    assert list(sheet.hands.values_list("scores", flat=True)) == [row for _, row in SAMPLE]
+
+
 def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet, axe_script):
     # axe is a script of its own: the app's CSP would refuse it.
     phone = opened(open_page, sheet, bypass_csp=True)
