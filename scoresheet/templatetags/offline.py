@@ -49,8 +49,8 @@ def sheet_state(sheet, names, readonly=False) -> str:
 
 @register.simple_tag(takes_context=True)
 def row_template(context) -> str:
-    """The row partial once more, with slots (scoresheet/rows.py): what offline.js fills to show
-    a hand the server has not stored yet."""
+    """The row partial once more, with slots (scoresheet/rows.py): what the offline code fills
+    to show a hand the server has not stored yet."""
     row = render_to_string(
         "scoresheet/sheet.html#row",
         {"row": rows.SLOTS, "slots": True, "names": context.get("names", ())},
