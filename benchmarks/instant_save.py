@@ -50,8 +50,10 @@ def measure(browser, device, url) -> dict:
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", SLOW_4G)
     page.goto(url, wait_until="load")
-    # offline.js has loaded scoring.js once the page's waiting rows (none) were drawn.
-    page.wait_for_function("document.querySelector('script[data-scoring]') !== null")
+    # The offline code (offline/start.js and scoring.js) loaded once the page was usable.
+    page.wait_for_function(
+        "performance.getEntriesByType('resource').some(e => e.name.includes('/scoring.'))"
+    )
     page.wait_for_timeout(1500)
     page.get_by_role("link", name="New hand").click()
     form = page.locator("#entry form")

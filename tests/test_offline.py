@@ -1,25 +1,25 @@
 """scoresheet/sessions/offline.py: the manifest, the service worker and the sheet's state for
 offline.js."""
 
+import html
 import json
 import re
 import uuid
+from pathlib import Path
 
+from django.conf import settings
+from django.test import Client
 from django.urls import reverse
 
 from scoresheet import scoring
-from scoresheet.models import Hand
-from scoresheet.sessions import writes
+from scoresheet.models import Hand, Sheet
+from scoresheet.sessions import offline, writes
 
 
 def sheet_state(response) -> dict:
-    found = re.search(
-        r'<script id="sheet-state" type="application/json">(.*?)</script>',
-        response.content.decode(),
-        re.DOTALL,
-    )
-    assert found, "the sheet page carries its state for offline.js"
-    return json.loads(found.group(1))
+    found = re.search(r'<section id="totals"[^>]* data-sheet="([^"]*)"', response.content.decode())
+    assert found, "the totals carry the sheet's state for the offline code"
+    return json.loads(html.unescape(found.group(1)))
 
 
 def test_manifest_has_what_an_installable_app_needs(client):
@@ -160,3 +160,181 @@ def test_a_hand_form_answers_htmx_with_what_happened(client, htmx, sheet4):
     handling = {rule["code"]: rule for rule in config["responseHandling"]}
     assert handling["422"]["swap"]
     assert handling["409"]["swap"]
+
+
+# The offline queue's contract (docs/architecture.md, "A request's path"): its requests are htmx
+# requests that ask for JSON, and every answer it reads is status, headers and JSON.
+QUEUE = {"HX-Request": "true", "Accept": "application/json"}
+# RULES.md §5, hand 1: garde, 2 bouts, 49 points, petit au bout and Chloé's poignée simple.
+HAND_1 = {"taker": "2", "contract": "garde", "bouts": "2", "points": "49"}
+HAND_1 |= {"petit_au_bout": "attack", "poignee_2": "simple"}
+
+
+def test_the_queue_is_answered_a_stored_hand_as_data(client, sheet4):
+    new = reverse("hand_new", args=[sheet4.token])
+    response = client.post(new, {"key": str(uuid.uuid4()), **HAND_1}, headers=QUEUE)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["HX-Trigger"] == "hand-stored"
+    assert "Accept" in response["Vary"]
+    answer = response.json()
+    assert answer["outcome"] == "stored"
+    assert answer["number"] == 1
+    # RULES.md §5, hand 1: −106, −106, +318, −106.
+    assert answer["scores"] == [-106, -106, 318, -106]
+    assert answer["revision"] == Sheet.objects.get(pk=sheet4.pk).revision > sheet4.revision
+    # The regions for the page to swap in: the row, and the totals with the sheet's new state.
+    assert 'id="hand-1"' in answer["html"]
+    assert 'hx-swap-oob="true" data-sheet=' in answer["html"]
+
+
+def test_the_same_key_again_is_answered_already_saved(client, sheet4):
+    new = reverse("hand_new", args=[sheet4.token])
+    data = {"key": str(uuid.uuid4()), **HAND_1}
+    first = client.post(new, data, headers=QUEUE).json()
+    again = client.post(new, data, headers=QUEUE)
+    assert again.status_code == 200
+    assert again.json()["outcome"] == "already"
+    assert again.json()["number"] == 1
+    assert again.json()["scores"] == [-106, -106, 318, -106]
+    assert again.json()["revision"] == first["revision"]
+    assert sheet4.hands.count() == 1
+
+
+def test_a_refused_hand_is_answered_422_with_its_reasons_by_field(client, sheet4):
+    new = reverse("hand_new", args=[sheet4.token])
+    # No contract, and 92 card points: two fields wrong.
+    data = {"key": str(uuid.uuid4()), **HAND_1, "points": "92"}
+    del data["contract"]
+    response = client.post(new, data, headers=QUEUE)
+    assert response.status_code == 422
+    answer = response.json()
+    assert answer["outcome"] == "refused"
+    assert set(answer["errors"]) >= {"contract", "points"}
+    assert all(answer["errors"][name] for name in ("contract", "points"))
+    assert any("91" in reason for reason in answer["errors"]["points"])
+    # The form, for "Correct it", as htmx would have had it; nothing stored.
+    assert 'class="entry-panel' in answer["form"]
+    assert 'hx-post="' in answer["form"]
+    assert "HX-Trigger" not in response
+    assert sheet4.hands.count() == 0
+
+
+def test_a_refusal_is_in_the_pages_language(client, sheet4):
+    new = reverse("hand_new", args=[sheet4.token])
+    headers = {**QUEUE, "Accept-Language": "fr"}
+    data = {"key": str(uuid.uuid4()), **HAND_1, "points": "92"}
+    answer = client.post(new, data, headers=headers).json()
+    assert "91" in answer["errors"]["points"][0]
+    assert "Points" in answer["errors"]["points"][0]
+    assert answer["errors"]["points"][0] != "Points: must be between 0 and 91, not 92."
+
+
+def test_an_outrun_correction_is_answered_409(client, sheet4):
+    new = reverse("hand_new", args=[sheet4.token])
+    client.post(new, {"key": str(uuid.uuid4()), **HAND_1}, headers=QUEUE)
+    hand = sheet4.hands.get()
+    edit = reverse("hand_edit", args=[sheet4.token, 1])
+    correction = {**HAND_1, "key": str(hand.key), "version": str(hand.version), "points": "60"}
+    assert client.post(edit, correction, headers={"HX-Request": "true"}).status_code == 200
+    # The same form again: its version is the one before the correction.
+    response = client.post(edit, {**correction, "points": "70"}, headers=QUEUE)
+    assert response.status_code == 409
+    answer = response.json()
+    assert answer["outcome"] == "outrun"
+    assert 'class="entry-panel' in answer["form"]
+    assert sheet4.hands.get().points == 60
+
+
+def test_htmx_keeps_getting_markup(htmx, sheet4):
+    new = reverse("hand_new", args=[sheet4.token])
+    stored = htmx.post(new, {"key": str(uuid.uuid4()), **HAND_1})
+    assert stored["Content-Type"].startswith("text/html")
+    refused = htmx.post(new, {"key": str(uuid.uuid4()), "taker": "0"})
+    assert refused.status_code == 422
+    assert refused["Content-Type"].startswith("text/html")
+
+
+def test_the_live_poll_says_its_revision_in_a_header(client, sheet4):
+    live = reverse("live", args=[sheet4.token])
+    writes.add_hand(sheet4.token, scoring.Hand(4, 0, "prise", 1, 60), key=uuid.uuid4())
+    revision = Sheet.objects.get(pk=sheet4.pk).revision
+    moved = client.get(live, {"revision": "0"}, headers={"HX-Request": "true"})
+    assert moved.status_code == 200
+    assert moved["X-Sheet-Revision"] == str(revision)
+    unchanged = client.get(live, {"revision": str(revision)}, headers={"HX-Request": "true"})
+    assert unchanged.status_code == 204
+    assert unchanged["X-Sheet-Revision"] == str(revision)
+
+
+def test_the_queue_sends_the_csrf_token_of_the_cookie(sheet4):
+    """The queue reads Django's CSRF cookie (offline/send.js): readable by the page, its default
+    name, and enough on its own in the X-CSRFToken header."""
+    assert settings.CSRF_COOKIE_NAME == "csrftoken"
+    assert not settings.CSRF_COOKIE_HTTPONLY
+    assert not settings.CSRF_USE_SESSIONS
+    browser = Client(enforce_csrf_checks=True)
+    browser.get(sheet4.get_absolute_url())
+    token = browser.cookies["csrftoken"].value
+    new = reverse("hand_new", args=[sheet4.token])
+    data = {"key": str(uuid.uuid4()), **HAND_1}
+    assert browser.post(new, data, headers=QUEUE).status_code == 403
+    accepted = browser.post(new, data, headers={**QUEUE, "X-CSRFToken": token})
+    assert accepted.json()["outcome"] == "stored"
+
+
+def test_the_offline_preview_has_every_warning_in_the_pages_language(client):
+    """offline.WARNINGS lists the messages scoring.warnings gives (RULES.md §3): all 91 points
+    with no chelem, a chelem made with few points, a defence chelem with points left."""
+    rules = scoring.FFT
+    hands = [
+        scoring.Hand(4, 0, "garde", 3, 91),
+        scoring.Hand(4, 0, "garde", 2, 60, chelem="announced_made"),
+        scoring.Hand(4, 0, "garde", 0, 10, defence_chelem=True),
+    ]
+    given = {w.message for hand in hands for w in scoring.warnings(hand, rules)}
+    assert given == set(offline.WARNINGS)
+    page = client.get(reverse("home"), headers={"Accept-Language": "fr"}).content.decode()
+    texts = re.search(r'<script id="offline-texts" type="application/json">(.*?)</script>', page)
+    warnings = json.loads(texts.group(1))["warnings"]
+    assert set(warnings) == given
+    assert all(warnings[message] != message for message in given)
+
+
+def modules_loaded(path: Path, seen: set[Path]) -> set[Path]:
+    """The module at ``path`` and every one it imports, statically or dynamically."""
+    if path in seen:
+        return seen
+    seen.add(path)
+    code = path.read_text(encoding="utf-8")
+    for url in re.findall(r"""(?:\bfrom\s*|\bimport\s*\(\s*)["'](\.{1,2}/[^"']+)["']""", code):
+        modules_loaded((path.parent / url).resolve(), seen)
+    return seen
+
+
+def test_the_service_worker_keeps_every_module_the_pages_load():
+    static = Path(__file__).resolve().parent.parent / "static"
+    loaded: set[Path] = set()
+    for entry in ("scoresheet/app.js", "scoresheet/offline.js"):
+        modules_loaded((static / entry).resolve(), loaded)
+    kept = {(static / path).resolve() for path in offline.SHELL if path.startswith("scoresheet/")}
+    # The offline code, the hand form's behaviours and the engine among them.
+    assert static / "scoresheet/offline/send.js" in loaded
+    assert static / "scoresheet/back.js" in loaded
+    assert static / "scoresheet/scoring.js" in loaded
+    assert loaded <= kept, sorted(str(p) for p in loaded - kept)
+    assert all(path.exists() for path in kept)
+
+
+def test_the_hand_form_under_the_sheet_brings_the_preview_template(htmx, client, sheet4):
+    new = reverse("hand_new", args=[sheet4.token])
+    fragment = htmx.get(new).content.decode()
+    template = re.search(r'<template id="preview-template">(.*?)</template>', fragment, re.S)
+    assert template, "the offline preview fills the server's preview partial"
+    # Both outcomes, every piece: slots for the words, parts for what a hand may or may not have.
+    for part in ["problems", "ready", "converted", "made", "lost", "warnings", "out", "plays"]:
+        assert f'<span data-part="{part}">' in template.group(1)
+    for name in ["attack", "diff", "warning", "signed", "expression", "per_defender"]:
+        assert f'<span data-slot="{name}"></span>' in template.group(1)
+    # The form on a page of its own posts to the server to preview: no template there.
+    assert "preview-template" not in client.get(new).content.decode()

@@ -84,9 +84,10 @@ def form_page(request, sheet, form, *, editing=False, number=None, preview=None,
         "dealer": form.seats[form.dealer],
         "preview": preview,
     }
-    # htmx (and offline.js's queue) read why the form came back from the status; a browser's
-    # plain form shows the page either way.
-    return render(request, template, context, status=status if request.htmx else 200)
+    # htmx reads why the form came back from the status (the offline queue from the JSON
+    # offline.refusal makes of it); a browser's plain form shows the page either way.
+    response = render(request, template, context, status=status if request.htmx else 200)
+    return offline.refusal(request, response, form)
 
 
 def hand_form(
@@ -116,21 +117,16 @@ def hand_form(
     return HandForm(data, seats=seats, rules=sheet.game_rules, dealer=sheet.next_dealer)
 
 
-def preview_of(form: HandForm) -> dict:
-    """The row a valid form would save, or its problems; warnings either way."""
+def preview_of(form: HandForm) -> rows.Preview:
+    """What a valid form would score, with its warnings, or its problems."""
     if not form.is_valid():
-        return {"errors": [e for errors in form.errors.values() for e in errors]}
-    hand = form.cleaned_data["hand"]
-    detail = scoring.breakdown(hand, form.rules)
-    return {
-        "breakdown": detail,
-        "scores": [
-            (name, value, seat == detail.sitting_out)
-            for seat, (name, value) in enumerate(zip(form.seats, detail.scores, strict=True))
-        ],
-        "warnings": [w.translated(_, number=localize) for w in scoring.warnings(hand, form.rules)],
-        "converted": form.cleaned_data.get("counted_by_defence"),
-    }
+        return rows.Preview(errors=tuple(e for errors in form.errors.values() for e in errors))
+    return rows.preview(
+        form.cleaned_data["hand"],
+        form.rules,
+        form.seats,
+        converted=form.cleaned_data.get("counted_by_defence"),
+    )
 
 
 def refused(form: HandForm, error: scoring.InvalidHand) -> None:
@@ -176,9 +172,9 @@ def hand_new(request, token):
         # The same form sent again (a double tap, a resubmitted page, the offline queue whose
         # first answer was lost), even after its hand was deleted: stored once.
         messages.info(request, _("This hand was already saved; it is not saved again."))
-        return offline.stored(updated(request, change.sheet))
+        return offline.stored(request, updated(request, change.sheet), change)
     messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
-    return offline.stored(appended(request, change, seats))
+    return offline.stored(request, appended(request, change, seats), change)
 
 
 @require_POST

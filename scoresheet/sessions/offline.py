@@ -17,41 +17,124 @@ from django.http import HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 
 from scoresheet.models import Camp, Chelem, Contract
 
-# The files every page needs, kept by the service worker when it installs.
+# The files every page needs, kept by the service worker when it installs: htmx, every module
+# app.js and offline.js load (and what they import), the icons (tests/test_offline.py holds the
+# list to the modules' imports).
 SHELL = [
     "django_htmx/htmx-2.min.js",
     "scoresheet/app.js",
-    "scoresheet/form.js",
+    "scoresheet/back.js",
+    "scoresheet/chart.js",
+    "scoresheet/copy.js",
+    "scoresheet/dealers.js",
+    "scoresheet/draft.js",
+    "scoresheet/entry.js",
+    "scoresheet/hands.js",
+    "scoresheet/live.js",
+    "scoresheet/numbers.js",
+    "scoresheet/running.js",
     "scoresheet/share.js",
+    "scoresheet/steps.js",
+    "scoresheet/totals.js",
+    "scoresheet/wake.js",
     "scoresheet/offline.js",
-    "scoresheet/offline/sheet.js",
+    "scoresheet/offline/banner.js",
+    "scoresheet/offline/preview.js",
+    "scoresheet/offline/queue.js",
+    "scoresheet/offline/renumber.js",
     "scoresheet/offline/rows.js",
+    "scoresheet/offline/save.js",
+    "scoresheet/offline/send.js",
+    "scoresheet/offline/start.js",
+    "scoresheet/offline/state.js",
+    "scoresheet/offline/template.js",
+    "scoresheet/offline/texts.js",
+    "scoresheet/offline/waiting.js",
     "scoresheet/scoring.js",
     "scoresheet/icons/icon-192.png",
     "scoresheet/icons/icon-512.png",
     "scoresheet/icons/maskable-512.png",
 ]
 SERVICE_WORKER = "scoresheet/sw.js"
-# What the server answers a hand form with, for htmx and for offline.js's queue alike (the
-# queue reads the same status and event): the form again, refused by the rules or the form's
-# own checks; the form again, with the hand as another phone saved it meanwhile; and, with the
-# sheet's new rows, the event that says the hand is stored (now, or before: the same key).
+# What the server answers a hand form with, for htmx and for the offline queue alike: the form
+# again, refused by the rules or the form's own checks (422); the form again, with the hand as
+# another phone saved it meanwhile (409); and, with the sheet's new rows, the event that says the
+# hand is stored (now, or before: the same key). htmx gets the markup; the queue's requests (htmx
+# requests that ask for JSON) get the same answer as data (docs/architecture.md, "A request's
+# path"), and never read markup.
 REFUSED = 422
 CONFLICT = 409
 STORED = "hand-stored"
+JSON = "application/json"
+# The sheet's revision an answer of the live poll shows (the markup's #live carries it too).
+REVISION = "X-Sheet-Revision"
 
 
-def stored(response):
-    """The answer to a hand stored: it says so in ``HX-Trigger`` (offline.js reads it)."""
-    if response.status_code == 200:
-        response["HX-Trigger"] = STORED
-    return response
+def wants_data(request) -> bool:
+    """Whether this is the offline queue's request: an htmx request that prefers JSON."""
+    return bool(request.htmx) and request.get_preferred_type(["text/html", JSON]) == JSON
+
+
+def _as_data(response, data: dict) -> JsonResponse:
+    answer = JsonResponse(
+        data, status=response.status_code, json_dumps_params={"ensure_ascii": False}
+    )
+    for name in ("HX-Trigger", "Vary"):
+        if response.has_header(name):
+            answer[name] = response[name]
+    return answer
+
+
+def stored(request, response, change):
+    """The answer to a hand stored (``change``): ``HX-Trigger: hand-stored`` with the changed
+    regions for htmx; for the queue, that outcome as JSON, with the hand's number, its stored
+    scores, the sheet's revision, and the regions' markup for the page to swap in."""
+    if response.status_code != 200:
+        return response
+    response["HX-Trigger"] = STORED
+    patch_vary_headers(response, ["Accept"])
+    if not wants_data(request):
+        return response
+    hand = change.hand
+    return _as_data(
+        response,
+        {
+            "outcome": "already" if change.already else "stored",
+            "number": change.number,
+            "scores": list(hand.scores) if hand is not None else None,
+            "revision": change.sheet.revision,
+            "html": response.content.decode(),
+        },
+    )
+
+
+def refusal(request, response, form):
+    """A hand form sent back (refused, 422; outrun by another phone, 409): for the queue, the
+    outcome as JSON with each reason under its field's name (``__all__``: the form's own), and
+    the form's markup for "Correct it"; for htmx and plain forms, the form as it is."""
+    if response.status_code not in (REFUSED, CONFLICT):
+        return response
+    patch_vary_headers(response, ["Accept"])
+    if not wants_data(request):
+        return response
+    errors = {
+        name: [str(message) for message in messages] for name, messages in form.errors.items()
+    }
+    return _as_data(
+        response,
+        {
+            "outcome": "refused" if response.status_code == REFUSED else "outrun",
+            "errors": errors,
+            "form": response.content.decode(),
+        },
+    )
 
 
 def htmx_config() -> dict:
@@ -70,8 +153,14 @@ def htmx_config() -> dict:
         ],
     }
 
-    """The statuses and the event offline.js reads from the answer to a queued hand."""
 
+# Every message scoring.warnings gives (its msgids, marked there): the offline preview shows them
+# in the page's language (tests/test_offline.py holds the list to the engine's).
+WARNINGS = [
+    "Chelem: the attack has all 91 points but no chelem is recorded.",
+    "Chelem: a chelem made with only %(value)s points is unusual.",
+    "Defence chelem: the attack still has %(value)s points.",
+]
 
 # A sheet's own pages: installing from one makes the home-screen icon open it (iOS).
 SHEET_PATH = re.compile(r"^/[sv]/[A-Za-z0-9_-]{1,32}/$")
@@ -177,12 +266,9 @@ def texts() -> dict:
         "unreachable": _("The server cannot be reached; try again when the network is back."),
         "disagreed": _("The server scored hand %(number)s differently: its row is shown."),
         "pending_totals": _("These totals include hands waiting to be sent."),
-        "not_ready": _("Not ready yet:"),
         "deals": _("%(name)s deals"),
         # The hand form's words, with its own placeholder.
         "deals_out": _("%(dealer)s deals and sits out").replace("%(dealer)s", "%(name)s"),
-        "hand_deals": _("Hand %(number)s: <strong>%(name)s</strong> deals"),
-        "and_sits_out": _("and sits out"),
         "made_by": _("made by %(diff)s"),
         "lost_by": _("lost by %(diff)s"),
         "pts": _("%(points)s pts"),
@@ -190,9 +276,10 @@ def texts() -> dict:
             ngettext("%(bouts)s bout", "%(bouts)s bouts", n) % {"bouts": n} for n in range(4)
         ],
         "rank": _("#%(rank)s"),
-        "per_defender": _("per defender"),
         "contracts": {str(value): str(label) for value, label in Contract.choices},
         "sits_out": _("%(name)s sits out"),
         "camps": {str(value): str(label) for value, label in Camp.choices},
         "chelems": {str(value): str(label) for value, label in Chelem.choices},
+        # The preview's warnings (scoring.warnings; scoring.js gives their msgids).
+        "warnings": {message: _(message) for message in WARNINGS},
     }

@@ -1,10 +1,12 @@
 """A hand's row on the sheet, with its words and links: what the row partial of sheet.html
-shows, so that templates stop re-reading the hand's raw fields.
+shows, so that templates stop re-reading the hand's raw fields; and the hand form's preview
+(``Preview``, the preview partial of hand_form.html).
 
-The same partial, rendered once with ``SLOTS`` instead of a row, is the ``<template>`` the
-offline script fills for a hand the server has not stored yet (static/scoresheet/offline/rows.js):
-each word the script supplies is a ``data-slot``, each optional or repeated piece a ``data-part``
-(the ``part`` tag), and the row's markup exists once, here.
+Each partial, rendered once more with ``SLOTS`` (``PREVIEW_SLOTS``) instead of a row (a preview),
+is the ``<template>`` the offline script fills for a hand the server has not stored (scored) yet
+(static/scoresheet/offline/rows.js, offline/preview.js): each word the script supplies is a
+``data-slot``, each optional or repeated piece a ``data-part`` (the ``part`` tag), and the
+markup exists once, here.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.formats import localize
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoresheet import chart, sheet
+from scoresheet import chart, scoring, sheet
 from scoresheet.models import Camp, Chelem, Contract
 from scoresheet.templatetags.scoresheet import points as points_words
 
@@ -165,6 +168,56 @@ def build(
     )
 
 
+@dataclass(frozen=True)
+class Preview:
+    """The hand form's preview: what a valid hand would score, with what needs a second look
+    (``warnings``), or what is wrong with it (``errors``)."""
+
+    errors: tuple[str, ...] = ()
+    ready: bool = False
+    # The points were typed as the defence's: the attack's are said first.
+    converted: bool = False
+    attack: str = ""
+    made: bool = False
+    diff: int = 0
+    warnings: tuple[str, ...] = ()
+    cells: tuple[Cell, ...] = ()
+    expression: str = ""
+    per_defender: str = ""
+    misere_terms: tuple[MisereTerm, ...] = ()
+
+    @property
+    def problems(self) -> bool:
+        return bool(self.errors)
+
+    @property
+    def lost(self) -> bool:
+        return self.ready and not self.made
+
+
+def preview(
+    hand: scoring.Hand, rules: scoring.Rules, names: Sequence[str], converted: bool = False
+) -> Preview:
+    """The preview of a valid ``hand`` under ``rules``, its seats named by ``names``."""
+    names = list(names)
+    detail = scoring.breakdown(hand, rules)
+    return Preview(
+        ready=True,
+        converted=bool(converted),
+        attack=points_words(detail.points),
+        made=detail.made,
+        diff=detail.diff,
+        warnings=tuple(w.translated(_, number=localize) for w in scoring.warnings(hand, rules)),
+        cells=tuple(
+            Cell(_name(names, seat), score, seat == detail.sitting_out)
+            for seat, score in enumerate(detail.scores)
+        ),
+        expression=detail.expression(),
+        per_defender=_minus(detail.per_defender),
+        misere_terms=_misere_terms(detail, names),
+    )
+
+
 def _misere_terms(detail, names: list[str]) -> tuple[MisereTerm, ...]:
     """As ``scoring.Breakdown.misere_expression``, term by term."""
     announced = [(seat, count) for seat, count in enumerate(detail.misere_counts) if count]
@@ -215,6 +268,26 @@ class _Slots(Row):
     def played(self) -> bool:
         return True
 
+
+class _PreviewSlots(Preview):
+    problems = True
+    lost = True
+
+
+# The preview the <template id="preview-template"> is rendered from: both outcomes, every piece.
+PREVIEW_SLOTS = _PreviewSlots(
+    errors=(slot("error"),),
+    ready=True,
+    converted=True,
+    attack=slot("attack"),
+    made=True,
+    diff=slot("diff"),
+    warnings=(slot("warning"),),
+    cells=(_SlotCell(slot("name"), 0, True),),
+    expression=slot("expression"),
+    per_defender=slot("per_defender"),
+    misere_terms=(MisereTerm(slot("sep"), slot("amount"), slot("others"), slot("name")),),
+)
 
 # The row the <template> is rendered from: every word a slot, every optional piece present once.
 SLOTS = _Slots(

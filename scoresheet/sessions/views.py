@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scoresheet import chart, scoring, stats
 from scoresheet.lists import recent
 from scoresheet.models import Club, Sheet
-from scoresheet.sessions import rows, summary, writes
+from scoresheet.sessions import offline, rows, summary, writes
 from scoresheet.sessions.forms import RenameForm, RulesForm, SheetForm
 from scoresheet.templatetags.scoresheet import rules_words
 
@@ -169,18 +169,23 @@ def sheet(request, token, readonly=False):
 @require_GET
 def live(request, token, readonly=False):
     """Polled by every open sheet while it is visible: 204 (one small query) while the sheet's
-    revision is the one the page shows, else the regions a change can move, out of band."""
+    revision is the one the page shows, else the regions a change can move, out of band; the
+    revision they show in the ``X-Sheet-Revision`` header (the page reads it, not the markup)."""
     lookup = {"view_token": token} if readonly else {"token": token}
     revision = Sheet.objects.filter(**lookup).values_list("revision", flat=True).first()
     if revision is None:
         raise Http404
     if request.GET.get("revision") == str(revision):
-        return HttpResponse(status=204)
+        response = HttpResponse(status=204)
+        response[offline.REVISION] = str(revision)
+        return response
     sheet = get_sheet(token, readonly)
     context = sheet_context(sheet, readonly, change="all")
     if not readonly:
         context["stale"] = stale_form(sheet, request.GET)
-    return render(request, "scoresheet/sheet.html#live", context)
+    response = render(request, "scoresheet/sheet.html#live", context)
+    response[offline.REVISION] = str(sheet.revision)
+    return response
 
 
 def stale_form(sheet: Sheet, data) -> dict | None:

@@ -28,37 +28,44 @@ def offline_head(context) -> str:
         '<link rel="manifest" href="{}">'
         '<meta name="theme-color" content="{}">'
         '<link rel="apple-touch-icon" href="{}">'
-        '<script type="module" src="{}" data-scoring="{}" data-worker="{}"'
-        ' data-refused="{}" data-conflict="{}" data-stored="{}"></script>'
+        '<script type="module" src="{}" data-worker="{}"></script>'
         "{}",
         manifest,
         offline.THEME,
         static("scoresheet/icons/icon-192.png"),
         static("scoresheet/offline.js"),
-        static("scoresheet/scoring.js"),
         reverse("service_worker"),
-        offline.REFUSED,
-        offline.CONFLICT,
-        offline.STORED,
         json_script(offline.texts(), "offline-texts"),
     )
 
 
 @register.simple_tag
 def sheet_state(sheet, names, readonly=False) -> str:
-    """The sheet's state for the page's script: ``<script type="application/json">``."""
-    return json_script(offline.sheet_state(sheet, list(names), bool(readonly)), "sheet-state")
+    """The sheet's state for the offline code, as JSON for the totals' ``data-sheet`` attribute
+    (escaped there): it comes with every answer that swaps the totals in, and htmx keeps an
+    attribute where it drops a ``<script>``."""
+    return json.dumps(offline.sheet_state(sheet, list(names), bool(readonly)), ensure_ascii=False)
 
 
 @register.simple_tag(takes_context=True)
 def row_template(context) -> str:
-    """The row partial once more, with slots (scoresheet/rows.py): what offline.js fills to show
-    a hand the server has not stored yet."""
+    """The row partial once more, with slots (scoresheet/rows.py): what the offline code fills
+    to show a hand the server has not stored yet."""
     row = render_to_string(
         "scoresheet/sheet.html#row",
         {"row": rows.SLOTS, "slots": True, "names": context.get("names", ())},
     )
     return format_html('<template id="row-template">{}</template>', mark_safe(row))
+
+
+@register.simple_tag
+def preview_template() -> str:
+    """The hand form's preview partial once more, with slots (scoresheet/rows.py): what the
+    offline code fills to preview a hand with no network."""
+    preview = render_to_string(
+        "scoresheet/hand_form.html#preview", {"preview": rows.PREVIEW_SLOTS, "slots": True}
+    )
+    return format_html('<template id="preview-template">{}</template>', mark_safe(preview))
 
 
 @register.simple_tag

@@ -1,15 +1,15 @@
-// Offline and instant entry (issue 15), loaded by every page (base.html). This file only says
-// when the offline code loads (offline/sheet.js: the queue in IndexedDB, sending, the waiting
-// rows, and scoring.js), and with it the hand form's Back and draft (form.js): once the page is
-// usable (idle time after it loaded), or at once when it is needed (the first hand form opened,
-// the network lost or back, a page from the phone's copy). The first paint does not wait for
-// them. Without JavaScript nothing here runs and every form posts as before.
+// Offline and instant entry, loaded by every page (base.html). This file only says when the
+// offline code loads (offline/start.js and its parts: the queue in IndexedDB, sending, the
+// waiting rows, the preview with no network, and scoring.js): once the page is usable (idle time
+// after it loaded), or at once when it is needed (the first hand form opened, the network lost
+// or back, a page from the phone's copy). The first paint does not wait for it. Without
+// JavaScript nothing here runs and every form posts as before.
 
 let loading = null;
 
 function load() {
   if (!loading) {
-    loading = Promise.all([import("./form.js"), import("./offline/sheet.js")]).catch((error) => {
+    loading = import("./offline/start.js").catch((error) => {
       loading = null;
       console.error("offline.js: the offline code did not load", error);
     });

@@ -2,7 +2,7 @@
 // keeps the app's files and every page this phone opened, so that a sheet opens with no network.
 // Pages and fragments: network first, the last copy when the network fails (or is too slow).
 // Static files: the kept copy at once, refreshed in the background. Writes (POST) never stop
-// here: offline.js queues hands itself.
+// here: the offline code queues hands itself.
 /* global CONFIG */
 "use strict";
 

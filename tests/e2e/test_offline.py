@@ -139,9 +139,11 @@ def test_the_sheet_reopens_offline(open_page, sheet):
     expect(page.locator("#flash")).to_contain_text("needs the network")
 
 
-def expect_preview_row(page, row) -> None:
-    """The preview shows this row: the form is complete and done moving before Save is tapped."""
-    expect(page.locator("#preview .preview-scores .score")).to_have_text([signed(v) for v in row])
+def expect_preview_row(page, row, out=None) -> None:
+    """The preview shows this row (the seat ``out`` sitting out, as the server's preview says
+    it): the form is complete and done moving before Save is tapped."""
+    scores = [signed(v) if seat != out else "sits out" for seat, v in enumerate(row)]
+    expect(page.locator("#preview .preview-scores .score")).to_have_text(scores)
 
 
 def enter(phone: SheetPage, hand: scoring.Hand, preview: bool = False) -> None:
@@ -238,6 +240,25 @@ def test_three_hands_offline_are_stored_once(open_page, sheet, reopen):
     page.goto(sheet.get_absolute_url())
     expect(page.locator("#hands .hand")).to_have_count(3)
     assert Hand.objects.filter(sheet=sheet).count() == 3
+
+
+def test_another_phones_hand_stored_before_the_queue_shows_too(open_page, sheet):
+    """Two hands wait on this phone while another phone stores RULES.md §5's first hand: back
+    online, this phone's hands are stored after it (hands 2 and 3), and its page shows all
+    three, the other phone's row too (the answers to the queue bring their own rows only)."""
+    phone = opened(open_page, sheet)
+    page = phone.page
+    page.context.set_offline(True)
+    for hand, _ in SAMPLE[1:]:
+        enter(phone, hand)
+    expect(page.locator("#hands .hand.pending")).to_have_count(2)
+    writes.add_hand(sheet.token, SAMPLE[0][0], key=Hand().key)
+    page.context.set_offline(False)
+    expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
+    for number, (_, row) in enumerate(SAMPLE, start=1):
+        phone.expect_row(number, row)
+    phone.expect_totals(NAMES, RUNNING[-1])
+    assert list(sheet.hands.values_list("scores", flat=True)) == [row for _, row in SAMPLE]
 
 
 def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet, axe_script):
@@ -445,7 +466,7 @@ def test_dealer_sits_out_offline(open_page, db):
     phone.fill_hand(
         scoring.Hand(5, 0, "prise", 1, 60, dealer=4, miseres={2: 1}), names, rules=rules
     )
-    expect_preview_row(page, [92, -44, -4, -44, 0])
+    expect_preview_row(page, [92, -44, -4, -44, 0], out=4)
     phone.save(confirmed=False)
     phone.expect_row(1, [92, -44, -4, -44, 0])
     # Hand 2: Ana deals and sits out; Élise plays and takes. Prise, 1 bout, 60 at 4 players:
@@ -456,7 +477,7 @@ def test_dealer_sits_out_offline(open_page, db):
     expect(phone.form.locator('input[name="taker"][value="0"]')).to_have_count(0)
     expect(page.locator("#entry-title small")).to_have_text("Ana deals and sits out")
     phone.fill_hand(scoring.Hand(5, 4, "prise", 1, 60, dealer=0), names, rules=rules)
-    expect_preview_row(page, [0, -34, -34, -34, 102])
+    expect_preview_row(page, [0, -34, -34, -34, 102], out=0)
     phone.save(confirmed=False)
     phone.expect_row(2, [0, -34, -34, -34, 102])
     phone.expect_totals(names, [92, -78, -38, -78, 102])
@@ -467,6 +488,35 @@ def test_dealer_sits_out_offline(open_page, db):
     phone.expect_confirmed()
     stored = list(sheet.hands.order_by("number").values_list("dealer", "scores"))
     assert stored == [(4, [92, -44, -4, -44, 0]), (0, [0, -34, -34, -34, 102])]
+
+
+def test_the_preview_offline_is_the_servers(open_page, db):
+    """RULES.md §6 at 5 seats, the dealer sitting out, misère 10: Ana takes a garde with the 3
+    bouts, the defence's points typed as 0 (the attack has all 91), Chloé announces a misère.
+    Online the server previews it; offline the phone does, and it is the same markup: the
+    attack's 91 points, the warning that no chelem is recorded, Élise sitting out, the misère's
+    term."""
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
+    rules = scoring.Rules(misere=10, dealer_sits_out=True)
+    sheet = writes.create_sheet("Cinq", names, 4, rules=rules)
+    phone = opened(open_page, sheet)
+    page = phone.page
+    phone.open_new_hand()
+    hand = scoring.Hand(5, 0, "garde", 3, 91, dealer=4, miseres={2: 1})
+    phone.fill_hand(hand, names, defence_points=True, rules=rules)
+    preview = page.locator("#preview")
+    expect(preview.locator(".warnings li")).to_have_text(
+        ["Chelem: the attack has all 91 points but no chelem is recorded."]
+    )
+    expect(preview.locator(".preview-title")).to_contain_text("Attack: 91 points.")
+    expect(preview.locator(".preview-scores .score").nth(4)).to_have_text("sits out")
+    expect(preview.locator(".formula")).to_contain_text("10 misère × 3 (Chloé)")
+    online = preview.inner_html()
+    page.context.set_offline(True)
+    preview.evaluate("section => section.replaceChildren()")
+    phone.form.dispatch_event("change")
+    expect(preview.locator(".preview-scores .score")).to_have_count(5)
+    assert preview.inner_html() == online
 
 
 def test_a_waiting_row_is_the_servers_row_in_french(open_page, db):

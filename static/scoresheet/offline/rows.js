@@ -1,60 +1,28 @@
 // A waiting hand's row: the server's row partial, sent once as <template id="row-template">
-// (scoresheet/rows.py), filled here. Each [data-slot] becomes its text; each [data-part] is kept
-// (once per item when its value is a list) or dropped. The words come from the server (the
+// (scoresheet/sessions/rows.py), filled here (template.js). The words come from the server (the
 // page's "offline-texts"), the numbers in the page's language: no row markup of our own.
 
-/** Fill ``root``'s slots and parts from ``data``; an item's "@name" sets that attribute on the
- * part's element ("@class" adds classes). */
-export function fill(root, data) {
-  for (let part = root.querySelector("[data-part]"); part; part = root.querySelector("[data-part]")) {
-    const value = data[part.dataset.part];
-    const items = Array.isArray(value) ? value : value ? [{}] : [];
-    for (const item of items) {
-      const copy = part.cloneNode(true);
-      copy.removeAttribute("data-part");
-      fill(copy, { ...data, ...item });
-      const element = copy.firstElementChild;
-      for (const [name, text] of Object.entries(item)) {
-        if (!name.startsWith("@") || !element) continue;
-        if (name === "@class") element.classList.add(...String(text).split(" ").filter(Boolean));
-        else element.setAttribute(name.slice(1), String(text));
-      }
-      part.before(...copy.childNodes);
-    }
-    part.remove();
-  }
-  for (const slot of root.querySelectorAll("[data-slot]")) {
-    slot.replaceWith(String(data[slot.dataset.slot] ?? ""));
-  }
-}
+import { minus, points, signClass, signed, widthClass } from "../numbers.js";
+import { fill } from "./template.js";
+import { format } from "./texts.js";
 
-export function format(text, params) {
-  return String(text).replace(/%\((\w+)\)s/g, (_, name) => String(params[name]));
-}
-
-export function signed(value) {
-  return value > 0 ? `+${value}` : value < 0 ? `−${-value}` : "0";
-}
-
-export function signClass(value) {
-  return value > 0 ? "positive" : value < 0 ? "negative" : "zero";
-}
-
-// As the server's width_class filter: app.css sizes the numbers of a row (of the totals) to fit.
-export function widthClass(values) {
-  const widest = Math.max(...values.map((value) => signed(value).length));
-  return `chars-${Math.min(Math.max(widest, 4), 9)}`;
-}
-
-const minus = (value) => (value < 0 ? `−${-value}` : String(value));
-
-/** Card points as the server writes them: 45, 45,5 in French (the page's language). */
-export function points(value) {
-  const number = Number(value);
-  if (value === "" || value === null || Number.isNaN(number)) return String(value ?? "");
-  return new Intl.NumberFormat(document.documentElement.lang || undefined, {
-    maximumFractionDigits: 1,
-  }).format(number);
+/** How a hand's scores are computed (the formula partial of sheet.html): ``detail`` is its
+ * breakdown by scoring.js, ``name`` names a seat. */
+export function formulaData(detail, hand, name) {
+  const miseres = Object.entries(hand.miseres).filter(([, count]) => Number(count));
+  return {
+    expression: detail.expression,
+    per_defender: minus(detail.per_defender),
+    misere_text: miseres.length > 0,
+    misere_terms: miseres
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([seat, count], index) => ({
+        sep: index ? ", " : "",
+        amount: Number(count) * detail.misere,
+        others: detail.players - 1,
+        name: name(seat),
+      })),
+  };
 }
 
 /** The words of a hand's row: ``hand`` as scoring.js takes it, ``detail`` its breakdown. */
@@ -97,21 +65,7 @@ export function rowData({ number, dealer, hand, detail, scores, totals }, { name
     miseres: miseres.map(([seat, count]) => ({ name: name(seat), twice: Number(count) === 2 })),
     formula: !problems,
   });
-  if (!problems) {
-    Object.assign(data, {
-      expression: detail.expression,
-      per_defender: minus(detail.per_defender),
-      misere_text: miseres.length > 0,
-      misere_terms: miseres
-        .sort(([a], [b]) => Number(a) - Number(b))
-        .map(([seat, count], index) => ({
-          sep: index ? ", " : "",
-          amount: Number(count) * detail.misere,
-          others: detail.players - 1,
-          name: name(seat),
-        })),
-    });
-  }
+  if (!problems) Object.assign(data, formulaData(detail, hand, name));
   return data;
 }
 
