@@ -126,7 +126,7 @@ def main() -> int:
         from django.urls import reverse
 
         from scoresheet.clubs import results as club_results
-        from scoresheet.sessions import writes
+        from scoresheet.sheets import writes
 
         client = Client()
         views, writing = {}, {}

@@ -41,7 +41,7 @@ def build_night(players: int, rounds: int, deals: int):
     write path, as the tables' phones enter them."""
     from scoresheet.clubs import writes as club_writes
     from scoresheet.nights import writes as night_writes
-    from scoresheet.sessions import writes
+    from scoresheet.sheets import writes
 
     club = club_writes.create_club(f"Club {players}").club
     names = [f"Joueur {n:02d}" for n in range(players)]
@@ -73,7 +73,7 @@ def main() -> int:
         from django.urls import reverse
 
         from scoresheet.nights import ranking
-        from scoresheet.sessions import writes
+        from scoresheet.sheets import writes
 
         client = Client()
         views = {}

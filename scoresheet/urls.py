@@ -4,7 +4,7 @@ from django.urls import include, path, register_converter
 from scoresheet import health, theme
 from scoresheet.files import views as files
 from scoresheet.lists import views as lists
-from scoresheet.sessions import after_views, hands, offline, views
+from scoresheet.sheets import after_views, hands, offline, views
 
 READ_ONLY = {"readonly": True}
 
@@ -28,7 +28,7 @@ urlpatterns = [
     path("", lists.home, name="home"),
     # For the proxy's health checks and monitoring (scoresheet/health.py).
     path("healthz", health.healthz, name="healthz"),
-    # Installable and offline (scoresheet/sessions/offline.py): the worker's scope is the whole
+    # Installable and offline (scoresheet/sheets/offline.py): the worker's scope is the whole
     # site.
     path("manifest.webmanifest", offline.manifest, name="manifest"),
     path("sw.js", offline.service_worker, name="service_worker"),

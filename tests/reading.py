@@ -5,7 +5,7 @@ import re
 import uuid
 
 from scoresheet import sheet as sheets
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 
 def rescored(sheet) -> sheets.Sheet:

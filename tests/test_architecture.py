@@ -12,7 +12,7 @@ MAP = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 # The engine and its pure neighbours: the rules, and what is computed from them.
 PURE = ["scoring.py", "sheet.py", "stats.py", "chart.py", "nights/draw.py"]
 # Sessions, clubs, nights, files and lists: a concept each.
-CONCEPTS = ["sessions", "clubs", "nights", "files", "lists"]
+CONCEPTS = ["sheets", "clubs", "nights", "files", "lists"]
 
 
 def modules() -> list[str]:
@@ -102,10 +102,10 @@ def test_the_engine_is_pure():
 
 def test_a_concept_writes_through_its_own_write_module():
     """A view of one concept never calls another concept's write module: a club's pages call
-    ``clubs.writes``, a session's ``sessions.writes`` (a club night starts the club's sessions
+    ``clubs.writes``, a session's ``sheets.writes`` (a club night starts the club's sessions
     through ``nights.writes``, which may ask ``clubs.writes``)."""
     owners = {
-        "scoresheet.sessions.writes": "sessions",
+        "scoresheet.sheets.writes": "sheets",
         "scoresheet.clubs.writes": "clubs",
         "scoresheet.nights.writes": "nights",
     }

@@ -30,7 +30,7 @@ from pathlib import Path
 import django; django.setup()
 from scoresheet import scoring
 from scoresheet.clubs import writes as club_writes
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 stop = Path(sys.argv[1])
 sheet = writes.create_sheet("Vendredi", ["Ana", "Ben", "Chloé", "Dan"], 0)

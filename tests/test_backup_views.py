@@ -14,7 +14,7 @@ from scoresheet import scoring
 from scoresheet.files import session_backup as backup
 from scoresheet.files.filenames import attachment
 from scoresheet.models import Hand, Seat, Sheet
-from scoresheet.sessions.forms import ImportForm
+from scoresheet.sheets.forms import ImportForm
 from tests.reading import rescored, store
 
 pytestmark = pytest.mark.django_db

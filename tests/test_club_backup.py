@@ -16,7 +16,7 @@ from scoresheet.clubs import writes as club_writes
 from scoresheet.files import club_backup
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Club, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.conftest import BACKUPS
 from tests.test_clubs import club  # noqa: F401  (the fixture)
 

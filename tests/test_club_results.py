@@ -25,7 +25,7 @@ from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import writes as club_writes
 from scoresheet.files import club_backup
 from scoresheet.models import ClubResult, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.test_writes import hands_or_passes, rules_for
 
 pytestmark = pytest.mark.django_db

@@ -19,7 +19,7 @@ from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import writes as club_writes
 from scoresheet.files import club_backup
 from scoresheet.models import Club, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.conftest import BACKUPS
 from tests.test_club_backup import valid
 from tests.test_clubs import club as worked_club  # noqa: F401  (a fixture: the worked club)

@@ -15,7 +15,7 @@ from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import views as club_views
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
 PARIS = ZoneInfo("Europe/Paris")

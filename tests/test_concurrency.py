@@ -21,7 +21,7 @@ from scoresheet import scoring
 from scoresheet.clubs import results as club_results
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, ClubPlayer, ClubSession, Hand, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import totals_of
 
 GARDE = {"taker": "0", "contract": "garde", "bouts": "2", "points": "49"}

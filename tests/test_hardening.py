@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from scoresheet import names, scoring
 from scoresheet.models import Hand, Seat, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import store
 
 

@@ -22,7 +22,7 @@ from scoresheet.clubs import writes as club_writes
 from scoresheet.files import club_backup
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Club, ClubPlayer, Seat, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.conftest import BACKUPS
 
 # Each a second "Ana" to the eye.

@@ -19,7 +19,7 @@ from scoresheet.files import club_backup
 from scoresheet.models import ClubSession, Night, NightTable, Sheet, SpentKey
 from scoresheet.nights import draw, ranking
 from scoresheet.nights import writes as night_writes
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import totals_of
 from tests.test_concurrency import at_once
 

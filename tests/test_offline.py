@@ -1,4 +1,4 @@
-"""scoresheet/sessions/offline.py: the manifest, the service worker and the sheet's state for
+"""scoresheet/sheets/offline.py: the manifest, the service worker and the sheet's state for
 offline.js."""
 
 import json
@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scoresheet import scoring
 from scoresheet.models import Hand
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 
 def sheet_state(response) -> dict:

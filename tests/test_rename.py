@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scoresheet import names, scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import store
 from tests.test_hardening import FUZZ, form_text
 

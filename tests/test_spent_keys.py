@@ -13,7 +13,7 @@ from django.urls import reverse
 from scoresheet import scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, ClubSession, Hand, Sheet, SpentKey
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@ code (ast) and fails on a model write anywhere else.
 
 The write modules:
 
-- ``sessions/writes.py``: every change to a session (sheet, seats, hands, rules, names, spent
+- ``sheets/writes.py``: every change to a session (sheet, seats, hands, rules, names, spent
   keys);
 - ``clubs/writes.py``: every change to a club (club, settings, roster, its sessions);
 - ``clubs/results.py``: the club's derived results, called only from the two above (and from
@@ -26,7 +26,7 @@ import pytest
 
 APP = Path(__file__).resolve().parent.parent / "scoresheet"
 WRITE_MODULES = {
-    "sessions/writes.py",
+    "sheets/writes.py",
     "clubs/writes.py",
     "clubs/results.py",
     "bulk.py",
@@ -50,19 +50,19 @@ SQL_WRITE = re.compile(
 # (module, the call's receiver as written): calls of these names on things that are no row.
 NOT_ROWS = {
     # The chart's points: a dict of hand number → totals.
-    ("sessions/views.py", "points.update"): "a dict",
+    ("sheets/views.py", "points.update"): "a dict",
     # The club's attach page: the template's context, a dict.
     ("clubs/views.py", "context.update"): "a dict",
     # A form field's error messages, a dict.
     ("clubs/forms.py", "self.fields[name].error_messages.update"): "a dict",
     # The service worker's version: a hashlib digest of the app's files.
-    ("sessions/offline.py", "digest.update"): "a hash",
+    ("sheets/offline.py", "digest.update"): "a hash",
     # The QR code written into an in-memory buffer.
-    ("sessions/views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
+    ("sheets/views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
     # The club night's draw: a Counter of the pairs of players who met.
     ("nights/draw.py", "met.update"): "a Counter",
     # The summary's picture written into an in-memory buffer (Pillow).
-    ("sessions/summary_image.py", "image.save"): "a PNG into a buffer",
+    ("sheets/summary_image.py", "image.save"): "a PNG into a buffer",
 }
 
 
@@ -190,6 +190,6 @@ def test_bulk_is_used_by_the_write_modules_alone():
             }:
                 users.append(name)
     assert users == []
-    assert "from scoresheet import bulk" in (APP / "sessions" / "writes.py").read_text(
+    assert "from scoresheet import bulk" in (APP / "sheets" / "writes.py").read_text(
         encoding="utf-8"
     )

@@ -1,4 +1,4 @@
-"""The one write path (scoresheet/sessions/writes.py): every change keeps the stored scores equal
+"""The one write path (scoresheet/sheets/writes.py): every change keeps the stored scores equal
 to a
 full re-scoring, and the stored facts (who dealt) never move."""
 
@@ -19,7 +19,7 @@ from hypothesis.stateful import (
 
 from scoresheet import bulk, scoring, stats
 from scoresheet.models import Hand, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests import scored
 from tests.reading import rescored, store
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoresheet import names as player_names
 from scoresheet.files import club_backup, json_backup
-from scoresheet.sessions.forms import KeyedForm, RulesForm, SheetForm
+from scoresheet.sheets.forms import KeyedForm, RulesForm, SheetForm
 
 # A name refused by names.checked, in the words of the field's own checks.
 NAME_ERRORS = {"blank": "required", "long": "max_length"}

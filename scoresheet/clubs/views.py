@@ -33,7 +33,7 @@ from scoresheet.clubs.forms import (
 )
 from scoresheet.lists import recent
 from scoresheet.models import Club, ClubPlayer, Sheet
-from scoresheet.sessions.views import renewed
+from scoresheet.sheets.views import renewed
 from scoresheet.templatetags.scoresheet import rules_words
 
 # The club page lists the latest sessions: no page grows with the club.

@@ -28,7 +28,7 @@ from scoresheet import names as player_names
 from scoresheet.clubs import ClubError
 from scoresheet.clubs import results as club_results
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet, SpentKey
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 # A form's key spent on something else (a tampered form): the write protocol's own error, the
 # same for a session, a club and a night.

@@ -29,7 +29,7 @@ from scoresheet.files.json_backup import (
     shown,
 )
 from scoresheet.models import Camp, Chelem, Hand, Poignee, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 FORMAT = "tarot-scoresheet/1"
 # Limits a public server needs: a backup is read whole into memory and checked hand by hand.

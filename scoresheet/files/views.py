@@ -16,8 +16,8 @@ from scoresheet.files import session_backup as backup
 from scoresheet.files.filenames import attachment
 from scoresheet.lists import recent
 from scoresheet.lists.views import home_context
-from scoresheet.sessions.forms import ImportForm
-from scoresheet.sessions.views import get_sheet, seat_names
+from scoresheet.sheets.forms import ImportForm
+from scoresheet.sheets.views import get_sheet, seat_names
 
 
 @require_GET

@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from scoresheet.lists import recent
-from scoresheet.sessions.forms import ImportForm
+from scoresheet.sheets.forms import ImportForm
 
 
 def home_context(request, import_form: ImportForm) -> dict:

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoresheet import names as player_names
 from scoresheet.nights import draw
-from scoresheet.sessions.forms import KeyedForm, RulesForm
+from scoresheet.sheets.forms import KeyedForm, RulesForm
 
 # The most a night has (the messages say these numbers).
 MOST_ROUNDS = 20

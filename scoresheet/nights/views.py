@@ -21,7 +21,7 @@ from scoresheet.models import Club, Night
 from scoresheet.nights import html, ranking
 from scoresheet.nights import writes as night_writes
 from scoresheet.nights.forms import NightForm
-from scoresheet.sessions.views import renewed
+from scoresheet.sheets.views import renewed
 
 
 def get_night(token: str, number: int, readonly: bool = False) -> Night:

@@ -24,7 +24,7 @@ from scoresheet.clubs import ClubError
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, ClubSession, Night, NightTable, SpentKey
 from scoresheet.nights import draw
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 # A form's key spent on something else (a tampered form): the write protocol's own error, the
 # same for a session, a club and a night.

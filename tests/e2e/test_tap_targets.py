@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from scoresheet import scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.e2e.conftest import NARROW, TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
 from tests.reading import store

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from scoresheet.clubs import results as club_results
 from scoresheet.files.commands import token_in
 from scoresheet.models import Club, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 
 class Command(BaseCommand):

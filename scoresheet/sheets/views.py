@@ -22,8 +22,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from scoresheet import chart, scoring, stats
 from scoresheet.lists import recent
 from scoresheet.models import Club, Sheet
-from scoresheet.sessions import rows, summary, writes
-from scoresheet.sessions.forms import RenameForm, RulesForm, SheetForm
+from scoresheet.sheets import rows, summary, writes
+from scoresheet.sheets.forms import RenameForm, RulesForm, SheetForm
 from scoresheet.templatetags.scoresheet import rules_words
 
 # The sheet page shows the latest hands (what the table looks back at), and "Earlier hands"

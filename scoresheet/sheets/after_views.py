@@ -24,8 +24,8 @@ from scoresheet import chart
 from scoresheet.files import filenames, json_backup
 from scoresheet.lists import recent
 from scoresheet.models import Sheet
-from scoresheet.sessions import feuille, summary, summary_image
-from scoresheet.sessions.views import get_sheet, links, seat_names
+from scoresheet.sheets import feuille, summary, summary_image
+from scoresheet.sheets.views import get_sheet, links, seat_names
 from scoresheet.templatetags.scoresheet import rules_words
 
 # Where the printed sheet's rows go in its page (print.html).

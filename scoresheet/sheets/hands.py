@@ -11,10 +11,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoresheet import scoring, theme
 from scoresheet.models import Hand, Sheet
-from scoresheet.sessions import offline, rows, writes
-from scoresheet.sessions.forms import HandForm
-from scoresheet.sessions.offline import CONFLICT, REFUSED
-from scoresheet.sessions.views import (
+from scoresheet.sheets import offline, rows, writes
+from scoresheet.sheets.forms import HandForm
+from scoresheet.sheets.offline import CONFLICT, REFUSED
+from scoresheet.sheets.views import (
     MAX_NUMBER,
     get_sheet,
     links,

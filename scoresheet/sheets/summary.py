@@ -38,7 +38,7 @@ from django.utils.translation import ngettext
 
 from scoresheet import chart, scoring, stats
 from scoresheet.models import Sheet
-from scoresheet.sessions import summary_image
+from scoresheet.sheets import summary_image
 
 MADE_CHELEMS = (scoring.Chelem.ANNOUNCED_MADE, scoring.Chelem.UNANNOUNCED_MADE)
 # The chelems a summary names, earliest first; beyond these it only counts them.
