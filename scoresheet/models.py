@@ -27,13 +27,27 @@ def new_token() -> str:
     return token
 
 
+class TokenField(models.CharField):
+    """A secret link's token, a new one for every row (``new_token``). The migrations hold it
+    as a plain unique ``CharField``: the same column, and no migration depends on this code."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs |= {"max_length": 32, "unique": True, "default": new_token, "editable": False}
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, _path, args, kwargs = super().deconstruct()
+        del kwargs["default"]
+        return name, "django.db.models.CharField", args, kwargs
+
+
 class Sheet(models.Model):
     """One session at the table: its players and, through ``hands``, everything they played."""
 
     # Two independent secrets: the link that lets its holder enter and fix hands, and the
     # read-only link for spectators and for sharing results.
-    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
-    view_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    token = TokenField()
+    view_token = TokenField()
     name = models.CharField(_("name"), max_length=player_names.TITLE_LENGTH)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
@@ -276,8 +290,8 @@ class Club(models.Model):
     """A table of friends who play again and again: a roster, default house rules, and the
     sessions it holds. Reached, like a session, by two secret links of its own."""
 
-    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
-    view_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    token = TokenField()
+    view_token = TokenField()
     name = models.CharField(_("name"), max_length=player_names.TITLE_LENGTH)
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The house rules a session started from the club takes (scoring.Rules.to_data()).

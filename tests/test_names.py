@@ -237,15 +237,12 @@ def test_the_migration_computes_every_key_again_and_keeps_look_alikes_apart():
     OldPlayer = apps.get_model("scoresheet", "ClubPlayer")
     sheet = OldSheet.objects.create(name="Lundi", first_dealer=0, token="t1", view_token="v1")
     seats = ["Ana", "Ana\u3164", "Ben\u2800", "Chloé"]
-    # The keys as the old names.key made them (it kept U+3164, U+2800 and U+034F), written by
-    # update(): the field computes today's key on save.
+    # The keys as the old names.key made them (it kept U+3164, U+2800 and U+034F).
     for position, name in enumerate(seats):
-        seat = OldSeat.objects.create(sheet=sheet, position=position, name=f"seat {position}")
-        OldSeat.objects.filter(pk=seat.pk).update(name=name, key=name.casefold())
+        OldSeat.objects.create(sheet=sheet, position=position, name=name, key=name.casefold())
     club = OldClub.objects.create(name="Jeudi", token="t2", view_token="v2")
-    for number, name in enumerate(["Zoé\u3164", "Ana", "ana\u034f"]):
-        player = OldPlayer.objects.create(club=club, name=f"player {number}")
-        OldPlayer.objects.filter(pk=player.pk).update(name=name, key=name.casefold())
+    for name in ["Zoé\u3164", "Ana", "ana\u034f"]:
+        OldPlayer.objects.create(club=club, name=name, key=name.casefold())
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
