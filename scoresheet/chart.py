@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from scoresheet.sheet import Sheet
+from scoresheet.tally import Tally
 
 __all__ = ["STYLES", "running_totals", "signed"]
 
@@ -141,14 +141,14 @@ def _steps(hands: int) -> tuple[int, int]:
 
 
 def running_totals(
-    sheet: Sheet,
+    sheet: Tally,
     names: Sequence[str],
     *,
     gettext: Callable[[str], str] = str,
     id_prefix: str = "chart",
 ) -> str:
     """The SVG of each player's running total across the hands of a scored sheet."""
-    totals = (0,) * sheet.players
+    totals = (0,) * sheet.seats
     points = {0: totals}
     for row in sheet.rows:
         totals = tuple(t + s for t, s in zip(totals, row.scores, strict=True))

@@ -15,8 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import names as player_names
-from scoresheet import scoring
-from scoresheet import sheet as sheets
+from scoresheet import scoring, tally
 
 
 def new_token() -> str:
@@ -85,10 +84,10 @@ class Sheet(models.Model):
         """The rules every hand of this session is scored under (stored as ``to_data()``)."""
         return scoring.Rules.from_data(self.rules)
 
-    def summary(self) -> sheets.Sheet:
+    def summary(self) -> tally.Tally:
         """The totals, ranks, hand count and next dealer, as stored: no hand is read."""
-        return sheets.Sheet(
-            players=len(self.totals),
+        return tally.Tally(
+            seats=len(self.totals),
             rows=(),
             totals=tuple(self.totals),
             next_dealer=self.next_dealer,
@@ -204,12 +203,12 @@ class Hand(models.Model):
         """RULES.md §4: every row sums to zero."""
         return sum(self.scores) == 0
 
-    def row(self, players: int, rules: scoring.Rules) -> sheets.Row:
+    def row(self, seats: int, rules: scoring.Rules) -> tally.Row:
         """The hand's line on the sheet: its stored scores, and the breakdown that explains
         them."""
-        hand = self.to_scoring(players)
+        hand = self.to_scoring(seats)
         detail = scoring.breakdown(hand, rules) if hand is not None else None
-        return sheets.Row(self.number, self.dealer, hand, detail, tuple(self.scores))
+        return tally.Row(self.number, self.dealer, hand, detail, tuple(self.scores))
 
     def to_scoring(self, seats: int) -> scoring.Hand | None:
         """The hand for ``scoring`` at a table of ``seats``; None for a passed deal."""

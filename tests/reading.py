@@ -4,21 +4,21 @@ when scored afresh, and hands stored through the write path."""
 import re
 import uuid
 
-from scoresheet import sheet as sheets
+from scoresheet import tally
 from scoresheet.sheets import writes
 
 
-def rescored(sheet) -> sheets.Sheet:
+def rescored(sheet) -> tally.Tally:
     """The sheet scored afresh from its stored inputs (dealers, hands), ignoring every stored
     score: what the stored rows and totals must equal."""
     names = list(sheet.seats.values_list("name", flat=True))
     hands = list(sheet.hands.order_by("number"))
     dealt = [(hand.dealer, hand.to_scoring(len(names))) for hand in hands]
-    replayed = list(sheets.replay(len(names), dealt, sheet.game_rules))
+    replayed = list(tally.replay(len(names), dealt, sheet.game_rules))
     totals = replayed[-1][1] if replayed else (0,) * len(names)
     next_dealer = (hands[-1].dealer + 1) % len(names) if hands else sheet.first_dealer
-    return sheets.Sheet(
-        players=len(names),
+    return tally.Tally(
+        seats=len(names),
         rows=tuple(row for row, _totals in replayed),
         totals=totals,
         next_dealer=next_dealer,

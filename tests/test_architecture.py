@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "scoresheet"
 MAP = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 # The engine and its pure neighbours: the rules, and what is computed from them.
-PURE = ["scoring.py", "sheet.py", "stats.py", "chart.py", "nights/draw.py"]
+PURE = ["scoring.py", "tally.py", "stats.py", "chart.py", "nights/draw.py"]
 # Sessions, clubs, nights, files and lists: a concept each.
 CONCEPTS = ["sheets", "clubs", "nights", "files", "lists"]
 

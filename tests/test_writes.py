@@ -87,14 +87,14 @@ def stored_matches_a_full_rescoring(sheet: Sheet) -> None:
     hands = list(sheet.hands.order_by("number"))
     assert [hand.number for hand in hands] == list(range(1, len(hands) + 1))
     assert [tuple(hand.scores) for hand in hands] == [row.scores for row in fresh.rows]
-    running = (0,) * fresh.players
+    running = (0,) * fresh.seats
     for hand, row in zip(hands, fresh.rows, strict=True):
         running = tuple(t + s for t, s in zip(running, row.scores, strict=True))
         assert tuple(hand.totals) == running
     assert sheet.hand_count == fresh.count
     assert tuple(sheet.totals) == fresh.totals
     assert sheet.next_dealer == fresh.next_dealer
-    counters = stats.Counters.from_data(sheet.statistics, fresh.players)
+    counters = stats.Counters.from_data(sheet.statistics, fresh.seats)
     assert counters.statistics(tuple(sheet.totals)) == scored.statistics(fresh)
 
 

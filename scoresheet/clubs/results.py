@@ -50,26 +50,26 @@ def figures(seats: int, totals: list[int], hand_count: int, statistics: dict) ->
     best = max(totals)
     found = []
     for seat, total in enumerate(totals):
-        tally = counters.tallies[seat]
-        taken = sum(tally.taken.values())
+        counts = counters.seats[seat]
+        taken = sum(counts.taken.values())
         found.append(
             {
                 "points": total,
-                "hands": taken + tally.called + tally.defended,
+                "hands": taken + counts.called + counts.defended,
                 "taken": taken,
-                "made": sum(tally.made.values()),
+                "made": sum(counts.made.values()),
                 "contracts": sum(
                     scoring.MULTIPLIERS[contract] * count
-                    for contract, count in tally.taken.items()
+                    for contract, count in counts.taken.items()
                 ),
                 "rank": 1 + sum(other > total for other in totals) if hand_count else None,
                 "won": bool(hand_count) and total == best,
                 # What the player's page shows beyond the standings (with the hand records).
                 "record": {
-                    "streak": tally.best.length,
+                    "streak": counts.best.length,
                     "contracts": {
-                        str(contract): [count, tally.made[contract]]
-                        for contract, count in tally.taken.items()
+                        str(contract): [count, counts.made[contract]]
+                        for contract, count in counts.taken.items()
                         if count
                     },
                 },

@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.db import migrations, models
 
 # What this migration needs of the rules and the statistics, frozen as they were when it was
-# written (scoresheet/scoring.py, sheet.py, stats.py): no migration imports the app's code, so
+# written (scoresheet/scoring.py, tally.py, stats.py): no migration imports the app's code, so
 # that code can change shape without breaking a fresh ``migrate``. Every session then played
 # the FFT's rules at 3, 4 or 5 players, without misère; its stored hands had passed the rules.
 TARGETS = {0: 56, 1: 51, 2: 41, 3: 36}

@@ -16,7 +16,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoresheet import chart, sheet
+from scoresheet import chart, tally
 from scoresheet.models import Camp, Chelem, Contract
 from scoresheet.templatetags.scoresheet import points as points_words
 
@@ -107,7 +107,7 @@ class Row:
 
 
 def build(
-    line: sheet.Row, names: Sequence[str], sheet_url: str, running: Sequence[int] = ()
+    line: tally.Row, names: Sequence[str], sheet_url: str, running: Sequence[int] = ()
 ) -> Row:
     """The row of a checked hand (``Hand.row``: its breakdown and its stored scores), and
     ``running``: the stored totals after it."""

@@ -23,9 +23,8 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from scoresheet import bulk, models, scoring, stats
+from scoresheet import bulk, models, scoring, stats, tally
 from scoresheet import names as player_names
-from scoresheet import sheet as sheets
 from scoresheet.clubs import results as club_results
 from scoresheet.models import Hand, Seat, Sheet, SpentKey
 
@@ -94,26 +93,26 @@ def _moved(sheet: Sheet, *fields: str, appended: Hand | None = None) -> None:
     club_results.sheet_changed(sheet, appended)
 
 
-def _players(sheet: Sheet) -> int:
+def _seats(sheet: Sheet) -> int:
     # The totals have one entry per seat; a sheet without a hand yet reads its seats.
     return len(sheet.totals) or sheet.seats.count()
 
 
-def _appended(sheet: Sheet, hand: Hand, players: int, rules: scoring.Rules) -> None:
+def _appended(sheet: Sheet, hand: Hand, seats: int, rules: scoring.Rules) -> None:
     """Give a new last hand its number and row, and fold it into the sheet's derived data."""
     number = sheet.hand_count + 1
     if hand.dealer is None:
         hand.dealer = sheet.next_dealer
-    row = sheets.row(players, number, hand.dealer, hand.to_scoring(players), rules)
-    totals = sheets.add(tuple(sheet.totals) or (0,) * players, row.scores)
+    row = tally.row(seats, number, hand.dealer, hand.to_scoring(seats), rules)
+    totals = tally.add(tuple(sheet.totals) or (0,) * seats, row.scores)
     hand.number = number
     hand.scores = list(row.scores)
     hand.totals = list(totals)
-    counters = stats.Counters.from_data(sheet.statistics, players)
+    counters = stats.Counters.from_data(sheet.statistics, seats)
     counters.add(row)
     sheet.hand_count = number
     sheet.totals = list(totals)
-    sheet.next_dealer = sheets.dealer(hand.dealer, 2, players)
+    sheet.next_dealer = tally.dealer(hand.dealer, 2, seats)
     sheet.statistics = counters.to_data()
 
 
@@ -147,18 +146,14 @@ class Rescored:
         bulk.update(Hand, ("totals",), self.totals)
 
 
-def _rescored(
-    sheet: Sheet, hands: Sequence[tuple], players: int, rules: scoring.Rules
-) -> Rescored:
+def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules) -> Rescored:
     """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
     the sheet's derived data from them; returns the stored rows that changed."""
-    counters = stats.Counters(players)
-    dealt = (
-        (hand[SCORING_AT], models.scoring_hand(players, *hand[SCORING_AT:])) for hand in hands
-    )
+    counters = stats.Counters(seats)
+    dealt = ((hand[SCORING_AT], models.scoring_hand(seats, *hand[SCORING_AT:])) for hand in hands)
     changed = Rescored([], [])
-    totals = (0,) * players
-    replayed = sheets.replay(players, dealt, rules)
+    totals = (0,) * seats
+    replayed = tally.replay(seats, dealt, rules)
     for number, (pk, stored_number, scores, stored_totals, *_inputs) in enumerate(hands, 1):
         try:
             row, totals = next(replayed)
@@ -173,7 +168,7 @@ def _rescored(
     sheet.hand_count = len(hands)
     sheet.totals = list(totals)
     last = hands[-1][SCORING_AT] if hands else None
-    sheet.next_dealer = sheet.first_dealer if last is None else sheets.dealer(last, 2, players)
+    sheet.next_dealer = sheet.first_dealer if last is None else tally.dealer(last, 2, seats)
     sheet.statistics = counters.to_data()
     return changed
 
@@ -183,7 +178,7 @@ DERIVED = ("hand_count", "totals", "next_dealer", "statistics")
 
 def _rescore(sheet: Sheet) -> None:
     """Re-score every stored hand of a locked sheet and store the rows that changed."""
-    _rescored(sheet, _stored(sheet), _players(sheet), sheet.game_rules).store()
+    _rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules).store()
 
 
 # What an import writes of a new seat and a new hand: every column but the id and the sheet.
@@ -227,8 +222,8 @@ class NewSheets:
         hands: Iterable[tuple[int | None, scoring.Hand | None]] = (),
     ) -> NewSheet:
         """Score and prepare a session as ``create_sheet`` takes it; raises like it."""
-        players = len(names)
-        problems = scoring.check_rules(rules, players)
+        seats = len(names)
+        problems = scoring.check_rules(rules, seats)
         if problems:
             raise scoring.InvalidRules(problems)
         sheet = Sheet(name=name, first_dealer=first_dealer, rules=rules_data(rules))
@@ -236,8 +231,8 @@ class NewSheets:
             # A restored session keeps the time it was created; it is a copy, restored now
             # (which the home page says).
             sheet.created, sheet.restored = created, self.now
-        counters = stats.Counters(players)
-        totals = (0,) * players
+        counters = stats.Counters(seats)
+        totals = (0,) * seats
         dealer = first_dealer
         rows, played = [], []
         hands = list(hands)
@@ -248,13 +243,13 @@ class NewSheets:
             dealer = dealer if dealt_by is None else dealt_by
             stored = {**Hand.inputs_of(hand), "number": number, "dealer": dealer}
             # Scored as it is stored: a re-scoring of the stored hand gives the same row.
-            scored = models.scoring_hand(players, *(stored[name] for name in Hand.SCORING))
+            scored = models.scoring_hand(seats, *(stored[name] for name in Hand.SCORING))
             try:
-                row = sheets.row(players, number, dealer, scored, rules)
+                row = tally.row(seats, number, dealer, scored, rules)
             except scoring.InvalidHand as error:
                 raise HandRefused(number, error.problems) from None
             counters.add(row)
-            totals = sheets.add(totals, row.scores)
+            totals = tally.add(totals, row.scores)
             stored |= {
                 "key": uuid.UUID(bytes=keys[16 * number - 16 : 16 * number], version=4),
                 "created": self.now,
@@ -264,13 +259,13 @@ class NewSheets:
             }
             rows.append([stored[column] for column in HAND_COLUMNS])
             played.append(tuple(stored[field] for field in club_results.HAND_FIELDS))
-            dealer = sheets.dealer(dealer, 2, players)
+            dealer = tally.dealer(dealer, 2, seats)
         sheet.hand_count = len(rows)
         sheet.totals = list(totals)
         sheet.next_dealer = dealer
         sheet.statistics = counters.to_data()
-        seats = [Seat(position=position, name=name) for position, name in enumerate(names)]
-        new = NewSheet(sheet, self.seats.values(seats), self.hands.prepared(rows), played)
+        placed = [Seat(position=position, name=name) for position, name in enumerate(names)]
+        new = NewSheet(sheet, self.seats.values(placed), self.hands.prepared(rows), played)
         self.new.append(new)
         return new
 
@@ -380,7 +375,7 @@ def add_hand(
             # A key spent before fails here (unique): the whole transaction is undone.
             SpentKey.objects.create(key=key, made=SpentKey.Made.HAND, sheet=sheet)
             stored.sheet = sheet
-            _appended(sheet, stored, _players(sheet), sheet.game_rules)
+            _appended(sheet, stored, _seats(sheet), sheet.game_rules)
             stored.save(force_insert=True)
             _moved(sheet, *DERIVED, appended=stored)
     except IntegrityError:
@@ -473,7 +468,7 @@ def change_rules(token: str, rules: scoring.Rules, revision: int | None = None) 
         if revision is not None and revision != sheet.revision:
             # Hands were entered or corrected since those totals were shown.
             return Change(sheet, None, None, done=False, conflict=True)
-        problems = scoring.check_rules(rules, _players(sheet))
+        problems = scoring.check_rules(rules, _seats(sheet))
         if problems:
             raise scoring.InvalidRules(problems)
         sheet.rules = rules_data(rules)
@@ -518,16 +513,16 @@ def rename(token: str, name: str, players: Sequence[str]) -> Change:
 def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
     """The totals the sheet would have under ``rules``, writing nothing (a preview of
     ``change_rules``); raises like it."""
-    players = _players(sheet)
-    problems = scoring.check_rules(rules, players)
+    seats = _seats(sheet)
+    problems = scoring.check_rules(rules, seats)
     if problems:
         raise scoring.InvalidRules(problems)
     # Only what scoring reads, and only the totals computed: no model instance, no counter.
     hands = sheet.hands.order_by("number", "id").values_list(*Hand.SCORING)
-    dealt = ((hand[0], models.scoring_hand(players, *hand)) for hand in hands)
-    totals, number = (0,) * players, 0
+    dealt = ((hand[0], models.scoring_hand(seats, *hand)) for hand in hands)
+    totals, number = (0,) * seats, 0
     try:
-        for number, (_row, totals) in enumerate(sheets.replay(players, dealt, rules), 1):  # noqa: B007
+        for number, (_row, totals) in enumerate(tally.replay(seats, dealt, rules), 1):  # noqa: B007
             pass
     except scoring.InvalidHand as error:
         # The hand after the last one replayed is the one refused.
@@ -540,7 +535,7 @@ def rescore(sheet: Sheet) -> bool:
     with transaction.atomic():
         sheet = _with_club(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
         before = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
-        changed = _rescored(sheet, _stored(sheet), _players(sheet), sheet.game_rules)
+        changed = _rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules)
         after = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
         if not changed and before == after:
             return False
