@@ -132,7 +132,7 @@ def main() -> int:
         views, writing = {}, {}
         for size in sizes:
             club = build_club(size, options.hands, seed=size)
-            sessions = list(club.sessions.select_related("sheet").order_by("sheet__created"))
+            sessions = list(club.club_sheets.select_related("sheet").order_by("sheet__created"))
             latest, first = sessions[-1].sheet, sessions[0].sheet
             hands = hands_to_add()
 

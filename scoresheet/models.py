@@ -332,15 +332,15 @@ class ClubPlayer(models.Model):
         return self.name
 
 
-class ClubSession(models.Model):
+class ClubSheet(models.Model):
     """A session the club counts: the sheet, and which roster player sat at each seat.
 
     The sheet knows nothing of it (its links never lead to the club); detaching deletes this
     row and leaves the sheet as it was.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
-    sheet = models.OneToOneField(Sheet, on_delete=models.CASCADE, related_name="club_session")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="club_sheets")
+    sheet = models.OneToOneField(Sheet, on_delete=models.CASCADE, related_name="club_sheet")
     # [ClubPlayer id, …] in seat order.
     players = models.JSONField(default=list)
 
@@ -358,7 +358,7 @@ class ClubResult(models.Model):
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    session = models.ForeignKey(ClubSession, on_delete=models.CASCADE, related_name="results")
+    club_sheet = models.ForeignKey(ClubSheet, on_delete=models.CASCADE, related_name="results")
     player = models.ForeignKey(ClubPlayer, on_delete=models.CASCADE, related_name="results")
     seat = models.PositiveSmallIntegerField()
     # The session's date (its sheet's ``created``): the periods and the rating's order.
@@ -383,7 +383,7 @@ class ClubResult(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["session", "seat"], name="club_result_seat_unique"),
+            models.UniqueConstraint(fields=["club_sheet", "seat"], name="club_result_seat_unique"),
         ]
         indexes = [
             models.Index(fields=["club", "played"], name="club_result_played"),
@@ -391,7 +391,7 @@ class ClubResult(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.session_id}:{self.seat}"
+        return f"{self.club_sheet_id}:{self.seat}"
 
 
 class SpentKey(models.Model):
@@ -485,8 +485,8 @@ class NightTable(models.Model):
     table = models.PositiveSmallIntegerField()
     # [ClubPlayer id, …] in seat order, as drawn.
     players = models.JSONField(default=list)
-    session = models.OneToOneField(
-        ClubSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="night_table"
+    club_sheet = models.OneToOneField(
+        ClubSheet, null=True, blank=True, on_delete=models.SET_NULL, related_name="night_table"
     )
 
     class Meta:

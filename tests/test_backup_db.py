@@ -35,7 +35,7 @@ from scoresheet.sheets import writes
 stop = Path(sys.argv[1])
 sheet = writes.create_sheet("Vendredi", ["Ana", "Ben", "Chloé", "Dan"], 0)
 club = club_writes.create_club("Jeudi").club
-table = club_writes.start_session(club, "Jeudi", ["Ana", "Ben", "Chloé", "Dan", "Élise"], 0).sheet
+table = club_writes.start_sheet(club, "Jeudi", ["Ana", "Ben", "Chloé", "Dan", "Élise"], 0).sheet
 print("ready", flush=True)
 for n in range(20_000):
     if stop.exists():

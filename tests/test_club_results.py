@@ -42,7 +42,7 @@ def expected_standings(club) -> dict:
     names = {p.pk: p.name for p in club.players.all()}
     found = {name: [0, 0, 0, None] for name in names.values()}
     ratings = {}
-    for session in club.sessions.select_related("sheet").order_by("sheet__created", "id"):
+    for session in club.club_sheets.select_related("sheet").order_by("sheet__created", "id"):
         sheet = session.sheet
         totals = sheet.totals
         players = [names[pk] for pk in session.players]
@@ -143,7 +143,7 @@ class ClubChanges(RuleBasedStateMachine):
     @rule(data=st.data())
     def detach(self, data):
         sheet = self.pick(data)
-        club_writes.detach(self.club, sheet.club_session.pk)
+        club_writes.detach(self.club, sheet.club_sheet.pk)
         self.sheets.remove(sheet)
 
     @precondition(lambda self: self.club.players.count() > 1)
@@ -180,7 +180,7 @@ class ClubChanges(RuleBasedStateMachine):
             }
 
         assert lines(restored) == lines(self.club)
-        Sheet.objects.filter(club_session__club=restored).delete()
+        Sheet.objects.filter(club_sheet__club=restored).delete()
         restored.delete()
 
     @invariant()
@@ -206,7 +206,7 @@ class ClubChanges(RuleBasedStateMachine):
         theirs)."""
         for player in self.club.players.all():
             scores, partners = [], {}
-            sessions = [s for s in self.club.sessions.all() if player.pk in s.players]
+            sessions = [s for s in self.club.club_sheets.all() if player.pk in s.players]
             for session in sessions:
                 seat = session.players.index(player.pk)
                 rules = session.sheet.game_rules

@@ -177,7 +177,7 @@ class TestEveryPlaceThatTakesAName:
         assert response.status_code == 302
         # The seat is Ana of the roster, not a second Ana.
         assert club.players.count() == 3
-        assert club.sessions.get().players[0] == ana.pk
+        assert club.club_sheets.get().players[0] == ana.pk
         assert Seat.objects.get(position=0).name == "Ana"
 
     def test_attaching_a_session(self, typed):
@@ -186,7 +186,7 @@ class TestEveryPlaceThatTakesAName:
         with pytest.raises(clubs.ClubError, match="different player"):
             club_writes.attach(club, sheet, ["Ana", typed, "Chloé"])
         club_writes.attach(club, sheet, [typed, "Ben", "Chloé"])
-        assert club.sessions.get().players[0] == club.players.get(name="Ana").pk
+        assert club.club_sheets.get().players[0] == club.players.get(name="Ana").pk
 
     def test_a_session_backup(self, client, typed):
         data = json.loads(json.dumps(BACKUPS[4]))
@@ -216,7 +216,7 @@ class TestEveryPlaceThatTakesAName:
         session["players"][0] = typed
         club = club_backup.load(json.dumps(data))
         assert club.players.count() == 4
-        assert club.sessions.get().players[0] == club.players.get(name="Ana").pk
+        assert club.club_sheets.get().players[0] == club.players.get(name="Ana").pk
         assert not Club.objects.exclude(pk=club.pk).exists()
 
 

@@ -36,7 +36,7 @@ from scoresheet import chart, scoring, stats
 from scoresheet import names as player_names
 from scoresheet.clubs import ClubError
 from scoresheet.clubs import results as club_results
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSheet
 
 
 def _(message: str) -> str:
@@ -177,16 +177,16 @@ class Standings:
         found = (
             _results(self.club, self.period)
             .order_by(*club_results.ORDER)
-            .values_list("session_id", "player_id", "points")
+            .values_list("club_sheet_id", "player_id", "points")
         )
         running = dict.fromkeys(players, 0)
         points = {0: tuple(running.values())}
         number, current = 0, None
-        for session_id, player, score in found:
-            if session_id != current:
+        for club_sheet_id, player, score in found:
+            if club_sheet_id != current:
                 if number in wanted and number:
                     points[number] = tuple(running.values())
-                number, current = number + 1, session_id
+                number, current = number + 1, club_sheet_id
             running[player] += score
         if number:
             points[number] = tuple(running.values())
@@ -197,10 +197,10 @@ class Standings:
 RATING_MODEL = club_results.RATING_MODEL
 
 
-def _sessions(club: Club, period: Period):
+def _club_sheets(club: Club, period: Period):
     """The club's sessions in the period, oldest first (the rating's order)."""
     start, end = period.bounds()
-    found = club.sessions.all()
+    found = club.club_sheets.all()
     if start:
         found = found.filter(sheet__created__gte=start)
     if end:
@@ -219,9 +219,9 @@ def _results(club: Club, period: Period):
     return found
 
 
-def latest_sessions(club: Club, period: Period, count: int) -> list[ClubSession]:
+def latest_club_sheets(club: Club, period: Period, count: int) -> list[ClubSheet]:
     """The period's latest ``count`` sessions, newest first, for the club page's list."""
-    found = _sessions(club, period).select_related("sheet").defer("sheet__statistics")
+    found = _club_sheets(club, period).select_related("sheet").defer("sheet__statistics")
     return list(found.reverse()[:count])
 
 
@@ -233,7 +233,7 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
     last = ClubResult.objects.filter(player=OuterRef("pk"), mu__isnull=False)
     if end:
         last = last.filter(played__lt=end)
-    last = last.order_by("-played", "-session_id")
+    last = last.order_by("-played", "-club_sheet_id")
     roster = list(
         club.players.annotate(
             last_mu=Subquery(last.values("mu")[:1]), last_sigma=Subquery(last.values("sigma")[:1])
@@ -266,7 +266,7 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
             line.rating = round(line.mu - 3 * line.sigma, 1)
         rows.append(line)
     mark_leaders([row for row in rows if row.sessions])
-    result = Standings(club, period, rows, _sessions(club, period).count())
+    result = Standings(club, period, rows, _club_sheets(club, period).count())
     sort_rows(result, sort)
     return result
 
@@ -341,14 +341,14 @@ def _extreme(results, path: str, highest: bool) -> dict | None:
     found = (
         results.annotate(score=score, number=_score(f"record__{path}__1"))
         .filter(score__isnull=False)
-        .select_related("session__sheet")
-        .only("session__sheet__name", "session__sheet__token")
+        .select_related("club_sheet__sheet")
+        .only("club_sheet__sheet__name", "club_sheet__sheet__token")
         .order_by(score.desc() if highest else score.asc(), *club_results.ORDER)
         .first()
     )
     if found is None:
         return None
-    return {"sheet": found.session.sheet, "score": found.score, "number": found.number}
+    return {"sheet": found.club_sheet.sheet, "score": found.score, "number": found.number}
 
 
 def _session_streak(player: ClubPlayer) -> int:
@@ -374,7 +374,7 @@ def _partners(player: ClubPlayer) -> dict[int, int]:
     sat there."""
     quote = connection.ops.quote_name
     results = quote(ClubResult._meta.db_table)
-    sessions = quote(ClubSession._meta.db_table)
+    club_sheets = quote(ClubSheet._meta.db_table)
     if connection.vendor == "postgresql":
         partner = "(s.players ->> (p.key)::int)::int"
         times = "SUM((p.value)::int)"
@@ -385,7 +385,7 @@ def _partners(player: ClubPlayer) -> dict[int, int]:
         each = ", json_each(r.record, '$.partners') AS p"
     sql = (
         f"SELECT {partner}, {times} FROM {results} AS r"
-        f" JOIN {sessions} AS s ON s.id = r.session_id {each}"
+        f" JOIN {club_sheets} AS s ON s.id = r.club_sheet_id {each}"
         " WHERE r.player_id = %s GROUP BY 1"
     )
     with connection.cursor() as cursor:
@@ -413,28 +413,28 @@ def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> 
     start = max(1, end - PLAYER_PAGE)
     newest_first = [f"-{name}" for name in club_results.ORDER]
     page = (
-        results.select_related("session__sheet")
+        results.select_related("club_sheet__sheet")
         .only(
             "seat",
             "points",
             "hands",
             "rank",
             "won",
-            "session__players",
-            "session__sheet__name",
-            "session__sheet__created",
-            "session__sheet__token",
-            "session__sheet__view_token",
+            "club_sheet__players",
+            "club_sheet__sheet__name",
+            "club_sheet__sheet__created",
+            "club_sheet__sheet__token",
+            "club_sheet__sheet__view_token",
         )
         .order_by(*newest_first)[count + 1 - end : count + 1 - start]
     )
     rows = [
         {
-            "sheet": result.session.sheet,
+            "sheet": result.club_sheet.sheet,
             "total": result.points,
             # A session without a hand yet: everyone shares the first place.
             "rank": result.rank or 1,
-            "seats": len(result.session.players),
+            "seats": len(result.club_sheet.players),
             "won": result.won,
             "hands": result.hands,
         }

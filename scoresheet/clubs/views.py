@@ -166,14 +166,14 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
         "chart": mark_safe(svg) if names else "",
         "sessions": [
             {
-                "session": session,
-                "sheet": session.sheet,
-                "url": session.sheet.get_view_url()
+                "club_sheet": club_sheet,
+                "sheet": club_sheet.sheet,
+                "url": club_sheet.sheet.get_view_url()
                 if readonly
-                else session.sheet.get_absolute_url(),
-                "names": [roster.get(pk, "?") for pk in session.players],
+                else club_sheet.sheet.get_absolute_url(),
+                "names": [roster.get(pk, "?") for pk in club_sheet.players],
             }
-            for session in clubs.latest_sessions(club, period, LATEST_SESSIONS)
+            for club_sheet in clubs.latest_club_sheets(club, period, LATEST_SESSIONS)
         ],
         "more_sessions": max(0, result.session_count - LATEST_SESSIONS),
     }
@@ -344,7 +344,7 @@ def club_new_sheet(request, token):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            sheet = club_writes.start_session(
+            sheet = club_writes.start_sheet(
                 club,
                 data["name"],
                 data["names"],
@@ -382,7 +382,7 @@ def club_attach(request, token):
             form.add_error(
                 "session", _("The session's link: no session has this link (use its full link).")
             )
-        elif hasattr(sheet, "club_session"):
+        elif hasattr(sheet, "club_sheet"):
             form.add_error("session", _("This session already belongs to a club."))
         else:
             match = proposed_match(club, sheet)

@@ -27,7 +27,7 @@ from scoresheet import bulk, scoring
 from scoresheet import names as player_names
 from scoresheet.clubs import ClubError
 from scoresheet.clubs import results as club_results
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet, SpentKey
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSheet, Sheet, SpentKey
 from scoresheet.sheets import writes
 
 # A form's key spent on something else (a tampered form): the write protocol's own error, the
@@ -53,7 +53,7 @@ class ClubChange:
 
     club: Club
     player: ClubPlayer | None = None
-    session: ClubSession | None = None
+    club_sheet: ClubSheet | None = None
     sheet: Sheet | None = None
     done: bool = True
     already: bool = False
@@ -206,20 +206,22 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubChange:
         keep, drop = players[keep_id], players[drop_id]
         changed = []
         # Only what the merge reads: a big club's sessions carry their sheets' statistics.
-        sessions = club.sessions.select_related("sheet").only("club", "players", "sheet__name")
-        for session in sessions:
-            if drop.pk not in session.players:
+        club_sheets = club.club_sheets.select_related("sheet").only(
+            "club", "players", "sheet__name"
+        )
+        for club_sheet in club_sheets:
+            if drop.pk not in club_sheet.players:
                 continue
-            if keep.pk in session.players:
+            if keep.pk in club_sheet.players:
                 raise ClubError(
                     _("%(keep)s and %(drop)s both played “%(session)s”: they are two people."),
                     keep=keep.name,
                     drop=drop.name,
-                    session=session.sheet.name,
+                    session=club_sheet.sheet.name,
                 )
-            session.players = [keep.pk if p == drop.pk else p for p in session.players]
-            changed.append(session)
-        bulk.update(ClubSession, ("players",), [(each.pk, each.players) for each in changed])
+            club_sheet.players = [keep.pk if p == drop.pk else p for p in club_sheet.players]
+            changed.append(club_sheet)
+        bulk.update(ClubSheet, ("players",), [(each.pk, each.players) for each in changed])
         club_results.merged(club.pk, keep.pk, drop.pk)
         drop.delete()
     return ClubChange(club, player=keep)
@@ -228,7 +230,7 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubChange:
 # The club's sessions
 
 
-def start_session(
+def start_sheet(
     club: Club,
     name: str,
     names,
@@ -255,19 +257,19 @@ def start_session(
             )
             if key is not None:
                 SpentKey.objects.create(key=key, made=SpentKey.Made.SHEET, sheet=sheet, club=club)
-            session = counted(club, sheet, entries)
+            club_sheet = counted(club, sheet, entries)
     except IntegrityError:
         # Under the club's lock only a key spent in another club can fail: a tampered form.
         raise writes.KeyTaken from None
-    return ClubChange(club, session=session, sheet=sheet)
+    return ClubChange(club, club_sheet=club_sheet, sheet=sheet)
 
 
-def counted(club: Club, sheet: Sheet, entries: list[ClubPlayer]) -> ClubSession:
+def counted(club: Club, sheet: Sheet, entries: list[ClubPlayer]) -> ClubSheet:
     """Count ``sheet`` in the club, seat ``i`` being ``entries[i]``, with its results. Inside a
     write of this module, the sheet and the club locked."""
-    session = ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
-    club_results.store_session(session, sheet)
-    return session
+    club_sheet = ClubSheet.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+    club_results.store(club_sheet, sheet)
+    return club_sheet
 
 
 def attach(club: Club, sheet: Sheet, names) -> ClubChange:
@@ -287,29 +289,29 @@ def attach(club: Club, sheet: Sheet, names) -> ClubChange:
             # change between reading them and counting them.
             sheet = _locked_sheet(sheet.pk)
             club = _locked(club)
-            if ClubSession.objects.filter(sheet=sheet).exists():
+            if ClubSheet.objects.filter(sheet=sheet).exists():
                 raise belongs
-            session = counted(club, sheet, roster_entries(club, names))
+            club_sheet = counted(club, sheet, roster_entries(club, names))
     except IntegrityError:
         raise belongs from None
-    return ClubChange(club, session=session, sheet=sheet)
+    return ClubChange(club, club_sheet=club_sheet, sheet=sheet)
 
 
-def detach(club: Club, session_id: int) -> ClubChange:
+def detach(club: Club, club_sheet_id: int) -> ClubChange:
     """Stop counting a session in the club; the session itself is left as it is. ``done`` is
     False (``sheet`` None) when it was no longer counted."""
-    sheet_id = club.sessions.filter(pk=session_id).values_list("sheet_id", flat=True).first()
+    sheet_id = club.club_sheets.filter(pk=club_sheet_id).values_list("sheet_id", flat=True).first()
     if sheet_id is None:
         return ClubChange(club, done=False)
     with transaction.atomic():
         sheet = _locked_sheet(sheet_id)
         club = _locked(club)
-        session = club.sessions.filter(pk=session_id).first()
-        if session is None:
+        club_sheet = club.club_sheets.filter(pk=club_sheet_id).first()
+        if club_sheet is None:
             # Detached meanwhile, by another phone.
             return ClubChange(club, done=False)
-        session.sheet = sheet
-        club_results.remove_session(session)
+        club_sheet.sheet = sheet
+        club_results.remove(club_sheet)
     return ClubChange(club, sheet=sheet)
 
 
@@ -360,15 +362,15 @@ def restore(checked: ClubBackup) -> ClubChange:
         for player in players:
             player.club = club
         ClubPlayer.objects.bulk_create(players)
-        counted = ClubSession.objects.bulk_create(
-            ClubSession(club=club, sheet=sheet, players=[players[seat].pk for seat in seats])
+        counted = ClubSheet.objects.bulk_create(
+            ClubSheet(club=club, sheet=sheet, players=[players[seat].pk for seat in seats])
             for sheet, seats in zip(new.write(), seated, strict=True)
         )
         bulk.insert(
             ClubResult,
-            ("club", "session", "player", *RESULT_COLUMNS),
+            ("club", "club_sheet", "player", *RESULT_COLUMNS),
             [
-                (club.pk, counted[row["session_id"]].pk, players[row["player_id"]].pk, *values)
+                (club.pk, counted[row["club_sheet_id"]].pk, players[row["player_id"]].pk, *values)
                 for row, values in zip(fresh, results, strict=True)
             ],
         )

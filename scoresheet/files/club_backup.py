@@ -48,7 +48,7 @@ def dump(club: Club) -> dict:
     players are written as their roster names."""
     names = {p.pk: p.name for p in club.players.all()}
     sessions = []
-    for session in club.sessions.select_related("sheet").order_by("sheet__created", "sheet_id"):
+    for session in club.club_sheets.select_related("sheet").order_by("sheet__created", "sheet_id"):
         data = backup.dump(session.sheet)
         data["players"] = [names[pk] for pk in session.players]
         sessions.append(data)

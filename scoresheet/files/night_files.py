@@ -75,9 +75,9 @@ def filename(night: Night, extension: str) -> str:
 
 
 def session_order(club: Club) -> dict[int, int]:
-    """Each ClubSession id's place in the backup's list of sessions (club_backup.dump's
+    """Each ClubSheet id's place in the backup's list of sessions (club_backup.dump's
     order)."""
-    ids = club.sessions.order_by("sheet__created", "sheet_id").values_list("pk", flat=True)
+    ids = club.club_sheets.order_by("sheet__created", "sheet_id").values_list("pk", flat=True)
     return {pk: index for index, pk in enumerate(ids)}
 
 
@@ -90,7 +90,7 @@ def dump(club: Club, names: dict[int, str] | None = None, order=None) -> list[di
     tables = {}
     for table in (
         NightTable.objects.filter(night__club=club)
-        .select_related("session")
+        .select_related("club_sheet")
         .order_by("night", "round", "table")
     ):
         tables.setdefault(table.night_id, []).append(table)
@@ -100,12 +100,12 @@ def dump(club: Club, names: dict[int, str] | None = None, order=None) -> list[di
 def night_data(night: Night, tables, names: dict[int, str], order: dict[int, int]) -> dict:
     rounds = [[] for _round in range(night.drawn)]
     for table in tables:
-        players = table.session.players if table.session is not None else table.players
+        players = table.club_sheet.players if table.club_sheet is not None else table.players
         rounds[table.round - 1].append(
             {
                 "table": table.table,
                 "players": [names.get(p, "?") for p in players],
-                "session": order.get(table.session_id) if table.session_id else None,
+                "session": order.get(table.club_sheet_id) if table.club_sheet_id else None,
             }
         )
     return {
@@ -127,7 +127,7 @@ def dumps_night(night: Night) -> str:
     ``session`` numbers index the club backup's sessions."""
     club = night.club
     names = dict(club.players.values_list("pk", "name"))
-    tables = list(night.tables.select_related("session").order_by("round", "table"))
+    tables = list(night.tables.select_related("club_sheet").order_by("round", "table"))
     data = {"club": club.name, **night_data(night, tables, names, session_order(club))}
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -308,7 +308,7 @@ def read_round(number: int, tables, keys, sessions, used: set[int]) -> tuple[Tab
 def restored_sessions(club: Club, sessions) -> list:
     """The restored club's sessions in the file's order: ``club_writes.restore`` writes them
     sorted by date (a stable sort), so their ids follow that order."""
-    written = list(club.sessions.order_by("pk"))
+    written = list(club.club_sheets.order_by("pk"))
     order = sorted(range(len(sessions)), key=lambda index: sessions[index].created)
     in_file = [None] * len(sessions)
     for place, index in enumerate(order):

@@ -2,7 +2,7 @@
 short transaction that locks the club's row (the night's owner), checks the form's key or the
 round it was told under that lock, writes, and returns what changed (``NightChange``).
 
-A round's tables become sessions of the club through ``club_writes.start_session``, the path
+A round's tables become sessions of the club through ``club_writes.start_sheet``, the path
 every club session is started by; their hands then go through ``writes`` as any session's.
 """
 
@@ -22,7 +22,7 @@ from django.utils.translation import gettext_noop as _
 from scoresheet import scoring
 from scoresheet.clubs import ClubError
 from scoresheet.clubs import writes as club_writes
-from scoresheet.models import Club, ClubSession, Night, NightTable, SpentKey
+from scoresheet.models import Club, ClubSheet, Night, NightTable, SpentKey
 from scoresheet.nights import draw
 from scoresheet.sheets import writes
 
@@ -135,7 +135,7 @@ def _draw(club: Club, night: Night, number: int) -> None:
     names = dict(club.players.filter(pk__in=night.present).values_list("pk", "name"))
     rules = night.game_rules
     for index, players in enumerate(tables, start=1):
-        started = club_writes.start_session(
+        started = club_writes.start_sheet(
             club,
             table_name(number, index),
             [names[p] for p in players],
@@ -143,7 +143,7 @@ def _draw(club: Club, night: Night, number: int) -> None:
             rules=table_rules(rules, len(players)),
         )
         NightTable.objects.create(
-            night=night, round=number, table=index, players=players, session=started.session
+            night=night, round=number, table=index, players=players, club_sheet=started.club_sheet
         )
     night.drawn = number
     night.round_started = timezone.now()
@@ -202,9 +202,9 @@ def join(club: Club, night: Night, name: str) -> NightChange:
     return NightChange(night)
 
 
-def restore(club: Club, nights, sessions: list[ClubSession]) -> None:
+def restore(club: Club, nights, club_sheets: list[ClubSheet]) -> None:
     """The nights of a restored club backup (``files.NightBackup``), ``sessions`` being the
-    restored club's sessions in the file's order. Inside the restore's transaction."""
+    restored club's sheets in the file's order. Inside the restore's transaction."""
     roster = {player.key: player.pk for player in club.players.all()}
     for number, each in enumerate(nights, start=1):
         night = Night.objects.create(
@@ -227,7 +227,7 @@ def restore(club: Club, nights, sessions: list[ClubSession]) -> None:
                 round=round_number,
                 table=table_number,
                 players=[roster[key] for key in table.players],
-                session=None if table.session is None else sessions[table.session],
+                club_sheet=None if table.session is None else club_sheets[table.session],
             )
             for round_number, tables in enumerate(each.tables, start=1)
             for table_number, table in enumerate(tables, start=1)

@@ -305,7 +305,7 @@ def players(request, token):
     context = {
         "sheet": sheet,
         "form": form,
-        "club": Club.objects.filter(sessions__sheet=sheet).first(),
+        "club": Club.objects.filter(club_sheets__sheet=sheet).first(),
         "known_names": recent.known_names(request),
     }
     return render(request, "scoresheet/players.html", context)

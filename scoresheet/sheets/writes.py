@@ -81,7 +81,7 @@ def _locked(token: str) -> Sheet:
 def _with_club(sheets):
     # A club's standings read what this write path stores beside the session
     # (club_results.sheet_changed): knowing whether it is a club's costs no query.
-    return sheets.select_related("club_session")
+    return sheets.select_related("club_sheet")
 
 
 def _moved(sheet: Sheet, *fields: str, appended: Hand | None = None) -> None:

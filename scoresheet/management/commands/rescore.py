@@ -39,7 +39,7 @@ class Command(BaseCommand):
         )
         clubs = Club.objects.order_by("pk")
         if sessions:
-            clubs = clubs.filter(sessions__sheet__in=sheets).distinct()
+            clubs = clubs.filter(club_sheets__sheet__in=sheets).distinct()
         counted = differed = 0
         for club in clubs.iterator():
             counted += 1
