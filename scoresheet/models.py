@@ -14,8 +14,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import names as player_names
-from scoresheet import scoring, tally
+from scoresheet import player_names, scoring, tally
 
 
 def new_token() -> str:
@@ -101,7 +100,7 @@ class Seat(models.Model):
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(_("name"), max_length=player_names.PLAYER_LENGTH)
-    # names.key(name), computed in Python on every write: the one way names are compared.
+    # player_names.key(name), computed in Python on every write: the one way names are compared.
     key = player_names.NameKeyField()
 
     class Meta:
@@ -319,7 +318,7 @@ class ClubPlayer(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=player_names.PLAYER_LENGTH)
-    # names.key(name): two entries of one club never share it (as the seats of a sheet).
+    # player_names.key(name): two entries of one club never share it (as the seats of a sheet).
     key = player_names.NameKeyField()
 
     class Meta:

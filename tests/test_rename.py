@@ -11,7 +11,7 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoresheet import names, scoring
+from scoresheet import player_names, scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer, Sheet
 from scoresheet.sheets import writes
@@ -271,7 +271,7 @@ def test_fuzz_rename(client, sheet4, players, name):
         # Refused: nothing changed.
         assert (after.name, after.revision) == (before.name, before.revision)
     else:
-        cleaned = [names.clean(player) for player in players]
+        cleaned = [player_names.clean(player) for player in players]
         assert names_of(after) == cleaned
-        assert len({names.key(player) for player in cleaned}) == 4
-        assert after.name == names.clean(name)
+        assert len({player_names.key(player) for player in cleaned}) == 4
+        assert after.name == player_names.clean(name)

@@ -5,11 +5,11 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import names as player_names
+from scoresheet import player_names
 from scoresheet.files import club_backup, json_backup
 from scoresheet.sheets.forms import KeyedForm, RulesForm, SheetForm
 
-# A name refused by names.checked, in the words of the field's own checks.
+# A name refused by player_names.checked, in the words of the field's own checks.
 NAME_ERRORS = {"blank": "required", "long": "max_length"}
 
 

@@ -32,8 +32,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from scoresheet import chart, scoring, stats
-from scoresheet import names as player_names
+from scoresheet import chart, player_names, scoring, stats
 from scoresheet.clubs import ClubError
 from scoresheet.clubs import results as club_results
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSheet

@@ -23,8 +23,7 @@ from django.shortcuts import get_object_or_404
 # _ only marks a message for extraction; ClubError.translated translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import bulk, scoring
-from scoresheet import names as player_names
+from scoresheet import bulk, player_names, scoring
 from scoresheet.clubs import ClubError
 from scoresheet.clubs import results as club_results
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSheet, Sheet, SpentKey
@@ -84,7 +83,7 @@ def clean_player_name(value: str) -> str:
 
 
 def _distinct(names) -> list[str]:
-    """Roster names, cleaned, none twice (by ``names.key``)."""
+    """Roster names, cleaned, none twice (by ``player_names.key``)."""
     cleaned, seen = [], set()
     for name in names:
         name = clean_player_name(name)
@@ -142,7 +141,7 @@ def change_club(club: Club, name: str, rules: scoring.Rules) -> ClubChange:
 
 
 def add_player(club: Club, name: str) -> ClubChange:
-    """Put a new name on the roster; refuses a name already there (by ``names.key``): of a
+    """Put a new name on the roster; refuses a name already there (by ``player_names.key``): of a
     double tap, the first adds it, the second is told it is there."""
     name = clean_player_name(name)
     try:

@@ -18,8 +18,7 @@ from decimal import Decimal
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import names as player_names
-from scoresheet import scoring
+from scoresheet import player_names, scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.files import json_backup, night_files
 from scoresheet.files import session_backup as backup

@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import names as player_names
+from scoresheet import player_names
 
 BOM = "\ufeff"
 CREATED_FROM = date(2000, 1, 1)
@@ -117,7 +117,7 @@ def shown(value: object) -> str:
 
 
 def clean_name(value: object, length: int = player_names.PLAYER_LENGTH) -> str:
-    """A name as the forms store it (``names.checked``); "" if it is none (blank, too long,
+    """A name as the forms store it (``player_names.checked``); "" if it is none (blank, too long,
     NUL or a lone surrogate: the caller's message says 1 to ``length`` characters)."""
     try:
         return player_names.checked(value, length)

@@ -18,8 +18,7 @@ from datetime import date as Date
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import names as player_names
-from scoresheet import scoring
+from scoresheet import player_names, scoring
 from scoresheet.files import csv_text
 from scoresheet.files import json_backup as backup
 from scoresheet.models import Club, Night, NightTable
@@ -137,7 +136,7 @@ def dumps_night(night: Night) -> str:
 
 @dataclass(frozen=True)
 class TableBackup:
-    players: tuple[str, ...]  # names.key of each seat's player
+    players: tuple[str, ...]  # player_names.key of each seat's player
     session: int | None
 
 
@@ -150,7 +149,7 @@ class NightBackup:
     rounds: int
     minutes: int | None
     rules: scoring.Rules
-    players: tuple[str, ...]  # names.key of everyone who came
+    players: tuple[str, ...]  # player_names.key of everyone who came
     gone: tuple[str, ...]
     tables: tuple[tuple[TableBackup, ...], ...]
 

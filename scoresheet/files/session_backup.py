@@ -15,8 +15,7 @@ from django.utils.translation import gettext
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import names as player_names
-from scoresheet import scoring
+from scoresheet import player_names, scoring
 from scoresheet.files import json_backup
 from scoresheet.files.json_backup import (
     BackupError,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from scoresheet import names as player_names
+from scoresheet import player_names
 from scoresheet.files import json_backup
 from scoresheet.models import Club, Seat, Sheet
 

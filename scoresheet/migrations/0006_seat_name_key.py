@@ -1,4 +1,4 @@
-# Seat.key: the comparison key of a player's name (scoresheet/names.py), unique per sheet, in
+# Seat.key: the comparison key of a player's name (scoresheet/player_names.py), unique per sheet, in
 # place of the database's own lower(name). Renumber on merge: it follows 0003.
 
 import unicodedata
@@ -6,7 +6,7 @@ import unicodedata
 import regex
 from django.db import migrations, models
 
-# ``names.key`` (scoresheet/names.py) as 0012 computes it, frozen here so that no migration
+# ``player_names.key`` (scoresheet/player_names.py) as 0012 computes it, frozen here so that no migration
 # depends on the app's code; 0012 computes every key again anyway.
 BLANKS = "\u115f\u1160\u3164\uffa0\u2800\U00016fe4"
 _BLANK = regex.compile(f"[{BLANKS}]")

@@ -1,4 +1,4 @@
-# The names' key (scoresheet/names.py) now also removes every default-ignorable code point and
+# The names' key (scoresheet/player_names.py) now also removes every default-ignorable code point and
 # reads blank-looking characters as spaces (issue 20): every stored key is computed again.
 
 
@@ -7,7 +7,7 @@ import unicodedata
 import regex
 from django.db import migrations
 
-# ``names.key`` as it was when this migration was written (scoresheet/names.py), frozen here:
+# ``player_names.key`` as it was when this migration was written (scoresheet/player_names.py), frozen here:
 # the keys it stores do not change when that module does, and no migration imports the app.
 BLANKS = "\u115f\u1160\u3164\uffa0\u2800\U00016fe4"
 _BLANK = regex.compile(f"[{BLANKS}]")

@@ -4,7 +4,7 @@ names added), the rounds, the deals of a round, the minutes of a round, the hous
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import names as player_names
+from scoresheet import player_names
 from scoresheet.nights import draw
 from scoresheet.sheets.forms import KeyedForm, RulesForm
 

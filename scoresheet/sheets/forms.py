@@ -11,8 +11,7 @@ from django.utils.formats import date_format, localize
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import names as player_names
-from scoresheet import scoring
+from scoresheet import player_names, scoring
 from scoresheet.files import session_backup as backups
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
@@ -37,7 +36,7 @@ def player_field(seat: int) -> forms.CharField:
 
 def checked_names(form: forms.Form, players: int) -> list[str]:
     """The names of fields ``player_0`` to ``player_{players - 1}``, cleaned as they are
-    stored; a name left blank, too long or already at the table (compared by ``names.key``)
+    stored; a name left blank, too long or already at the table (compared by ``player_names.key``)
     gets its reason on its field, and is left out."""
     data = form.cleaned_data
     names = []

@@ -23,8 +23,7 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from scoresheet import bulk, models, scoring, stats, tally
-from scoresheet import names as player_names
+from scoresheet import bulk, models, player_names, scoring, stats, tally
 from scoresheet.clubs import results as club_results
 from scoresheet.models import Hand, Seat, Sheet, SpentKey
 
