@@ -127,7 +127,7 @@ def clean_name(value: object, length: int = player_names.PLAYER_LENGTH) -> str:
 
 def read_names(value: list, taken: str) -> tuple[str, ...]:
     """Players' names from a list the caller has checked is one: each cleaned as the forms
-    clean it, no two with the same key (names.py); ``taken`` is the message for a second."""
+    clean it, no two with the same key (player_names.py); ``taken`` is the message for a second."""
     names: list[str] = []
     seen: set[str] = set()
     for number, name in enumerate(value, start=1):

@@ -223,7 +223,7 @@ def read_players(value: object) -> tuple[str, ...]:
             field="players",
             count=len(value),
         )
-    # As the new-session form does: cleaned, and compared by their key (names.py).
+    # As the new-session form does: cleaned, and compared by their key (player_names.py).
     return json_backup.read_names(
         value, _("Player %(number)s: “%(name)s” is already at the table.")
     )
