@@ -230,7 +230,7 @@ class Hand(models.Model):
             "partner": hand.partner,
             "contract": str(hand.contract),
             "bouts": hand.bouts,
-            "points": scoring.card_points(hand.points),
+            "points": scoring.read_card_points(hand.points),
             "petit_au_bout": str(hand.petit_au_bout or ""),
             "poignees": {str(seat): str(size) for seat, size in hand.poignees.items() if size},
             "chelem": str(hand.chelem or ""),

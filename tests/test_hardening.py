@@ -306,7 +306,7 @@ def test_a_backups_points_in_exponent_form(client, make_backup):
     ],
 )
 def test_card_points_parser(value, expected):
-    points = scoring.card_points(value)
+    points = scoring.read_card_points(value)
     assert (None if points is None else str(points)) == expected
 
 

@@ -74,9 +74,6 @@ class Period:
         return {"period": self.kind}
 
 
-PERIODS = ("month", "year", "all", "range")
-
-
 def period_of(params, today: date | None = None) -> Period:
     """The period a club page asks for: "month", "year", "all" (the default) or "range" with
     "from" and "to" (ISO dates, either may be left out); raises ``ClubError`` on a bad date."""

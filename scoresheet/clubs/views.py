@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import chart
+from scoresheet import chart, numbers
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import writes as club_writes
 from scoresheet.clubs.forms import (
@@ -34,7 +34,6 @@ from scoresheet.clubs.forms import (
 from scoresheet.lists import recent
 from scoresheet.models import Club, ClubPlayer, Sheet
 from scoresheet.sheets.views import renewed
-from scoresheet.templatetags.scoresheet import rules_words
 
 # The club page lists the latest sessions: no page grows with the club.
 LATEST_SESSIONS = 10
@@ -111,7 +110,7 @@ def club_settings(request, token):
         messages.success(
             request,
             _("Saved. The next sessions of the club start with %(rules)s.")
-            % {"rules": rules_words(data["rules"])},
+            % {"rules": data["rules"].in_words(_)},
         )
         return redirect(club)
     context = {"club": club, "links": club_links(club, False), "form": form}
@@ -226,7 +225,7 @@ def shown_value(value) -> str:
         # A figure rounded to zero from below is zero: no "−0.0".
         value = abs(value)
     text = number_format(value, 1) if isinstance(value, float) else str(value)
-    return "−" + text[1:] if text.startswith("-") else text
+    return numbers.true_minus(text)
 
 
 @require_GET

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
 
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
@@ -62,12 +61,6 @@ def dump(club: Club) -> dict:
     if club.nights.exists():
         data["nights"] = night_files.dump(club, names)
     return data
-
-
-def _default(value):
-    if isinstance(value, Decimal):
-        return json_backup.card_points(value)
-    raise TypeError(type(value).__name__)
 
 
 def dumps(data: dict) -> str:

@@ -57,7 +57,7 @@ def local_time(moment: datetime) -> datetime:
         return moment.astimezone(UTC)
 
 
-def card_points(points: Decimal) -> int | float:
+def card_points_as_json(points: Decimal) -> int | float:
     """Card points as a JSON number: 49, or 40.5 for a half point."""
     return int(points) if points == points.to_integral_value() else float(points)
 

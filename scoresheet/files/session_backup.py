@@ -19,7 +19,7 @@ from scoresheet import player_names, scoring
 from scoresheet.files import json_backup
 from scoresheet.files.json_backup import (
     BackupError,
-    card_points,
+    card_points_as_json,
     clean_name,
     is_int,
     local_time,
@@ -132,7 +132,7 @@ def stored_hand_data(values: tuple) -> dict:
         "taker": taker,
         "contract": contract,
         "bouts": bouts,
-        "points": card_points(points),
+        "points": card_points_as_json(points),
         "partner": partner,
         "petit_au_bout": petit or None,
         "poignees": by_seat(poignees),
@@ -337,7 +337,7 @@ def _check_hand_types(fields: dict, number: int) -> None:
         "contract": isinstance(fields["contract"], str),
         "bouts": is_int(fields["bouts"]),
         "points": (is_int(fields["points"]) or isinstance(fields["points"], Decimal))
-        and scoring.card_points(fields["points"]) is not None,
+        and scoring.read_card_points(fields["points"]) is not None,
         "partner": fields["partner"] is None or is_int(fields["partner"]),
         "petit_au_bout": fields["petit_au_bout"] is None or fields["petit_au_bout"] in Camp.values,
         "poignees": isinstance(fields["poignees"], dict),

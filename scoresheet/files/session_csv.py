@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from scoresheet import scoring
 from scoresheet.files import csv_text
-from scoresheet.files.json_backup import card_points
+from scoresheet.files.json_backup import card_points_as_json
 from scoresheet.files.session_backup import CHUNK, by_seat
 from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Sheet
 
@@ -72,7 +72,7 @@ def csv_line(values: tuple, names: list[str], alone: bool, words: CsvWords) -> l
         names[partner] if partner is not None else words.alone if alone else "",
         CONTRACT_LABELS[contract],
         bouts,
-        card_points(points),
+        card_points_as_json(points),
         (words.made if made else words.lost) % {"diff": diff},
         words.camps[petit] if petit else "",
         "; ".join(

@@ -20,13 +20,12 @@ from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoresheet import chart
+from scoresheet import numbers
 from scoresheet.files import filenames, json_backup
 from scoresheet.lists import recent
 from scoresheet.models import Sheet
 from scoresheet.sheets import feuille, summary, summary_image
 from scoresheet.sheets.views import get_sheet, links, seat_names
-from scoresheet.templatetags.scoresheet import rules_words
 
 # Where the printed sheet's rows go in its page (print.html).
 HANDS_MARK = "<!-- hands -->"
@@ -103,12 +102,12 @@ def picture(sheet: Sheet) -> bytes:
     played = bool(sheet.hand_count)
     lines = [
         summary_image.Line(
-            place.place if played else 1, place.name, chart.signed(place.total), place.total
+            place.place if played else 1, place.name, numbers.signed(place.total), place.total
         )
         for place in places
     ]
     subtitle = " · ".join(
-        [day(sheet), summary.hands_words(sheet.hand_count), rules_words(sheet.game_rules)]
+        [day(sheet), summary.hands_words(sheet.hand_count), sheet.game_rules.in_words(_)]
     )
     image = summary_image.draw(sheet.name, subtitle, lines, _("Tarot score sheet"))
     return summary_image.png(image)

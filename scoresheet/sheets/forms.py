@@ -287,13 +287,13 @@ class RenameForm(forms.Form):
 
 
 class PointsField(forms.DecimalField):
-    """Card points, read by ``scoring.card_points`` (as the preview and the import read them):
+    """Card points, read by ``scoring.read_card_points`` (as the preview and the import read them):
     digits with at most one decimal, after a point or a comma as French keyboards type it."""
 
     def to_python(self, value):
         if value in self.empty_values:
             return None
-        points = scoring.card_points(str(value))
+        points = scoring.read_card_points(str(value))
         if points is None:
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return points

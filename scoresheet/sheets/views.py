@@ -24,7 +24,6 @@ from scoresheet.lists import recent
 from scoresheet.models import Club, Sheet
 from scoresheet.sheets import rows, summary, writes
 from scoresheet.sheets.forms import RenameForm, RulesForm, SheetForm
-from scoresheet.templatetags.scoresheet import rules_words
 
 # The sheet page shows the latest hands (what the table looks back at), and "Earlier hands"
 # pages back through the others, a longer page at a time: no page grows with the session.
@@ -264,7 +263,7 @@ def rules(request, token):
                 messages.success(
                     request,
                     _("Rules changed to %(rules)s: every hand was re-scored.")
-                    % {"rules": rules_words(proposed)},
+                    % {"rules": proposed.in_words(_)},
                 )
                 return redirect(change.sheet)
             sheet, changed_meanwhile = change.sheet, True
