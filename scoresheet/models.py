@@ -9,9 +9,11 @@ same transaction as the facts they come from, and ``manage.py rescore`` recomput
 
 import secrets
 import uuid
+from datetime import UTC, datetime
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import player_names, scoring, tally
@@ -23,6 +25,16 @@ def new_token() -> str:
     while (token := secrets.token_urlsafe(18)).startswith("-"):
         pass
     return token
+
+
+def local_time(moment: datetime) -> datetime:
+    """A stored moment in the server's time zone; in UTC when that would leave the calendar (a
+    date stored before imports checked it, like 9999-12-31T23:30Z): a page or an export shows
+    it, never fails on it."""
+    try:
+        return timezone.localtime(moment)
+    except (OverflowError, ValueError):
+        return moment.astimezone(UTC)
 
 
 class TokenField(models.CharField):
@@ -189,6 +201,9 @@ class Hand(models.Model):
     # What scoring a hand reads (``scoring_hand``'s arguments after the seats): who dealt, and
     # the inputs. A long sheet is re-scored from these values, without model instances.
     SCORING = ("dealer", *INPUTS)
+    # What a club's records read of a hand (clubs/results.py): its number, who dealt, took and
+    # was called, whether it was passed, and its row.
+    RECORDED = ("number", "dealer", "taker", "partner", "passed", "scores")
 
     class Meta:
         ordering = ["number"]

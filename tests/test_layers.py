@@ -20,10 +20,11 @@ LAYERS = {
     "stored": [
         "models",
         "bulk",
-        "names",
+        "player_names",
         "keys",
         "recent",
         "filenames",
+        "routes",
         "theme",
         "throttle",
         "health",
@@ -38,7 +39,6 @@ LAYERS = {
     "pages": [
         "lists",
         "urls",
-        "routes",
         "templatetags",
         "apps",
         "wsgi",

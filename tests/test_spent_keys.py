@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from scoresheet import scoring
+from scoresheet import keys, scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, ClubSheet, Hand, Sheet, SpentKey
 from scoresheet.sheets import writes
@@ -91,7 +91,7 @@ def test_the_write_path_answers_already_with_the_hand_or_none(sheet4):
     assert again.sheet.hand_count == 0
     # Spent on this sheet, the key is another sheet's to refuse.
     other = writes.create_sheet("Samedi", ["Ana", "Ben", "Chloé", "Dan"], 0)
-    with pytest.raises(writes.KeyTaken):
+    with pytest.raises(keys.KeyTaken):
         writes.add_hand(other.token, hand, key)
     assert not other.hands.exists()
 

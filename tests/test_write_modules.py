@@ -3,13 +3,17 @@ code (ast) and fails on a model write anywhere else.
 
 The write modules:
 
-- ``sheets/writes.py``: every change to a session (sheet, seats, hands, rules, names, spent
-  keys);
-- ``clubs/writes.py``: every change to a club (club, settings, roster, its sessions);
-- ``clubs/results.py``: the club's derived results, called only from the two above (and from
-  ``manage.py rescore`` through ``recount``);
+- ``sheets/writes.py``: every change to a session (sheet, seats, hands, rules, names);
+- ``clubs/writes.py``: every change to a club (club, settings, roster, its sheets);
+- ``clubs/results.py``: the club's derived results, called only from the write modules (a
+  sheet's changes reach it through ``sheets.writes.after_change``; and ``manage.py rescore``
+  through ``recount``);
 - ``nights/writes.py``: every change to a club night (the night, its tables, its players);
-- ``bulk.py``: the plain bulk inserts and updates those three send, called only from them;
+- ``files/writes.py``: a club's backup restored (the club, its roster, sheets, results and
+  nights);
+- ``keys.py``: a form's key spent, in the transaction of the write that spends it;
+- ``bulk.py``: the plain bulk inserts and updates the write modules send, called only from
+  them;
 - ``migrations/``: schema and data migrations, run by ``migrate`` alone.
 
 A write is a call of ``.save(``, ``.create(``, ``.bulk_create(``, ``.update(``, ``.delete(``,
@@ -29,8 +33,10 @@ WRITE_MODULES = {
     "sheets/writes.py",
     "clubs/writes.py",
     "clubs/results.py",
-    "bulk.py",
     "nights/writes.py",
+    "files/writes.py",
+    "keys.py",
+    "bulk.py",
 }
 WRITE_METHODS = {
     "save",

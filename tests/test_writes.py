@@ -17,7 +17,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from scoresheet import bulk, scoring, stats
+from scoresheet import bulk, keys, scoring, stats
 from scoresheet.models import Hand, Sheet
 from scoresheet.sheets import writes
 from tests import scored
@@ -318,7 +318,7 @@ def test_a_key_of_another_sheet_is_refused(make_sheet):
     first, second = make_sheet(), make_sheet(name="Samedi")
     key = uuid.uuid4()
     writes.add_hand(first.token, garde(0), key)
-    with pytest.raises(writes.KeyTaken):
+    with pytest.raises(keys.KeyTaken):
         writes.add_hand(second.token, garde(0), key)
     assert second.hands.count() == 0
 

@@ -78,10 +78,6 @@ def figures(seats: int, totals: list[int], hand_count: int, statistics: dict) ->
     return found
 
 
-# A hand as the records read it: (number, dealer, taker, partner, passed, scores).
-HAND_FIELDS = ("number", "dealer", "taker", "partner", "passed", "scores")
-
-
 def no_records(seats: int) -> list[dict]:
     return [{"best": None, "worst": None, "partners": {}} for _seat in range(seats)]
 
@@ -125,7 +121,7 @@ def lines_of(sheet: Sheet, seats: int, records: list[dict]) -> list[dict]:
 
 
 def _hands(sheet: Sheet) -> list[tuple]:
-    return list(sheet.hands.order_by("number").values_list(*HAND_FIELDS))
+    return list(sheet.hands.order_by("number").values_list(*Hand.RECORDED))
 
 
 def rated(priors: dict, players: list[int], ranks: list[int | None]) -> list[tuple]:
@@ -244,7 +240,7 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
             {name: row.record.get(name) for name in ("best", "worst", "partners")}
             for row in stored
         ]
-        fold(records, tuple(getattr(appended, name) for name in HAND_FIELDS), sheet.game_rules)
+        fold(records, tuple(getattr(appended, name) for name in Hand.RECORDED), sheet.game_rules)
     else:
         records = records_of(len(stored), _hands(sheet), sheet.game_rules)
     fresh = lines_of(sheet, len(stored), records)
@@ -280,7 +276,7 @@ def merged(club_id: int, keep_id: int, drop_id: int) -> None:
 
 def fresh_rows(sessions: Iterable[tuple]) -> list[dict]:
     """Every row of a club, computed afresh, rated in order: ``sessions`` are (session id,
-    players, sheet, hands) in the rating's order, ``hands`` as ``HAND_FIELDS`` in play order."""
+    players, sheet, hands) in the rating's order, ``hands`` as ``Hand.RECORDED`` in play order."""
     rows = []
     for club_sheet_id, players, sheet, hands in sessions:
         seats = len(players)
@@ -319,7 +315,7 @@ def _recounted(club: Club) -> bool:
     club_sheets = ClubSheet.objects.filter(club=club).select_related("sheet")
     hands = defaultdict(list)
     found = Hand.objects.filter(sheet__club_sheet__club=club).order_by("sheet_id", "number")
-    for sheet_id, *hand in found.values_list("sheet_id", *HAND_FIELDS):
+    for sheet_id, *hand in found.values_list("sheet_id", *Hand.RECORDED):
         hands[sheet_id].append(tuple(hand))
     fresh = fresh_rows(
         (s.pk, s.players, s.sheet, hands[s.sheet_id])

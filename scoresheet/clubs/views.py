@@ -19,21 +19,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import chart, numbers
-from scoresheet.clubs import standings as clubs
-from scoresheet.clubs import writes as club_writes
+from scoresheet import chart, keys, numbers, recent
+from scoresheet.clubs import ClubError, standings, writes
 from scoresheet.clubs.forms import (
     AttachForm,
     ClubForm,
-    ClubImportForm,
     ClubSheetForm,
     MergeForm,
     NewClubForm,
     PlayerNameForm,
 )
-from scoresheet.lists import recent
 from scoresheet.models import Club, ClubPlayer, Sheet
-from scoresheet.sheets.views import renewed
 
 # The club page lists the latest sessions: no page grows with the club.
 LATEST_SESSIONS = 10
@@ -81,10 +77,10 @@ def club_new(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            change = club_writes.create_club(data["name"], data["rules"], key=data["key"])
-        except club_writes.KeyTaken:
+            change = writes.create_club(data["name"], data["rules"], key=data["key"])
+        except keys.KeyTaken:
             # A key spent on something else: a tampered form. Offer a fresh one.
-            form = NewClubForm(renewed(request.POST))
+            form = NewClubForm(keys.renewed(request.POST))
             form.is_valid()
         else:
             # Sent twice (a double tap): the second opens the club the first made.
@@ -92,8 +88,8 @@ def club_new(request):
             if change.done:
                 messages.success(request, _("Club created. Its link is its key: keep it."))
             return redirect(change.club)
-    context = {"form": form, "import_form": ClubImportForm()}
-    return render(request, "scoresheet/club_new.html", context)
+    # The page's second form, restoring a club's backup, posts to the files' import.
+    return render(request, "scoresheet/club_new.html", {"form": form})
 
 
 @require_http_methods(["GET", "POST"])
@@ -106,7 +102,7 @@ def club_settings(request, token):
         form = ClubForm(initial={"name": club.name, **club.game_rules.to_data()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        club = club_writes.change_club(club, data["name"], data["rules"]).club
+        club = writes.change_club(club, data["name"], data["rules"]).club
         messages.success(
             request,
             _("Saved. The next sessions of the club start with %(rules)s.")
@@ -117,16 +113,16 @@ def club_settings(request, token):
     return render(request, "scoresheet/club_settings.html", context)
 
 
-def chosen_period(request) -> tuple[clubs.Period, str | None]:
+def chosen_period(request) -> tuple[standings.Period, str | None]:
     try:
-        return clubs.period_of(request.GET), None
-    except clubs.ClubError as error:
-        return clubs.Period("all"), error.translated(_)
+        return standings.period_of(request.GET), None
+    except ClubError as error:
+        return standings.Period("all"), error.translated(_)
 
 
 def standings_context(request, club: Club, readonly: bool) -> dict:
     period, period_error = chosen_period(request)
-    result = clubs.standings(club, period, request.GET.get("sort", "points"))
+    result = standings.standings(club, period, request.GET.get("sort", "points"))
     query = period.query()
     # The sort is kept when the period changes, and the period when the sort does.
     sorted_by = {} if result.sort == "points" else {"sort": result.sort}
@@ -142,7 +138,7 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
     for row in result.rows:
         row.url = player_url(club, readonly, row.player.pk)
         row.cells = [
-            (key, shown_value(getattr(row, attribute))) for key, attribute in clubs.COLUMNS
+            (key, shown_value(getattr(row, attribute))) for key, attribute in standings.COLUMNS
         ]
     roster = {row.player.pk: row.player.name for row in result.rows}
     return {
@@ -172,7 +168,7 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
                 else club_sheet.sheet.get_absolute_url(),
                 "names": [roster.get(pk, "?") for pk in club_sheet.players],
             }
-            for club_sheet in clubs.latest_club_sheets(club, period, LATEST_SESSIONS)
+            for club_sheet in standings.latest_club_sheets(club, period, LATEST_SESSIONS)
         ],
         "more_sessions": max(0, result.session_count - LATEST_SESSIONS),
     }
@@ -257,7 +253,7 @@ def club_players(request, token):
             if action == "add":
                 add_form = PlayerNameForm(request.POST, prefix="add")
                 if add_form.is_valid():
-                    player = club_writes.add_player(club, add_form.cleaned_data["name"]).player
+                    player = writes.add_player(club, add_form.cleaned_data["name"]).player
                     messages.success(request, _("%(name)s joined the club.") % {"name": player})
                     return redirect("club_players", token)
             elif action == "rename":
@@ -266,7 +262,7 @@ def club_players(request, token):
                 if not form.is_valid():
                     rename_error = (pk, form.errors["name"][0])
                 elif pk.isdigit():
-                    change = club_writes.rename_player(club, int(pk), form.cleaned_data["name"])
+                    change = writes.rename_player(club, int(pk), form.cleaned_data["name"])
                     if change.done:
                         messages.success(request, _("Renamed %(name)s.") % {"name": change.player})
                     return redirect("club_players", token)
@@ -274,13 +270,13 @@ def club_players(request, token):
                 merge_form = MergeForm(request.POST, players=players, prefix="merge")
                 if merge_form.is_valid():
                     data = merge_form.cleaned_data
-                    keep = club_writes.merge_players(club, data["keep"], data["drop"]).player
+                    keep = writes.merge_players(club, data["keep"], data["drop"]).player
                     messages.success(
                         request,
                         _("Merged: every session now counts for %(name)s.") % {"name": keep},
                     )
                     return redirect("club_players", token)
-        except clubs.ClubError as error:
+        except ClubError as error:
             text = error.translated(_)
             if action == "add":
                 add_form.add_error("name", text)
@@ -306,7 +302,7 @@ def club_player(request, token, pk, readonly=False):
     favourite partners at 5 players, streaks."""
     club = get_club(token, readonly)
     player = get_object_or_404(club.players, pk=pk)
-    record = clubs.player_record(club, player, before=shown_sessions(request))
+    record = standings.player_record(club, player, before=shown_sessions(request))
     for row in record.sessions:
         sheet = row["sheet"]
         row["url"] = sheet.get_view_url() if readonly else sheet.get_absolute_url()
@@ -343,7 +339,7 @@ def club_new_sheet(request, token):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            sheet = club_writes.start_sheet(
+            sheet = writes.start_sheet(
                 club,
                 data["name"],
                 data["names"],
@@ -351,9 +347,9 @@ def club_new_sheet(request, token):
                 rules=data["rules"],
                 key=data["key"],
             ).sheet
-        except club_writes.KeyTaken:
+        except keys.KeyTaken:
             # A key spent on something else: a tampered form. Offer a fresh one.
-            form = ClubSheetForm(renewed(request.POST))
+            form = ClubSheetForm(keys.renewed(request.POST))
             form.is_valid()
         else:
             recent.remember(request, recent.SHEETS, sheet)
@@ -397,8 +393,8 @@ def club_attach(request, token):
             context.update(sheet=sheet, seats=seats, roster=club.players.all())
             if "confirm" in request.POST:
                 try:
-                    club_writes.attach(club, sheet, [seat["value"] for seat in seats])
-                except clubs.ClubError as error:
+                    writes.attach(club, sheet, [seat["value"] for seat in seats])
+                except ClubError as error:
                     context["attach_error"] = error.translated(_)
                 else:
                     messages.success(
@@ -412,7 +408,7 @@ def club_attach(request, token):
 def club_detach(request, token, pk):
     """Stop counting a session in the club; the session is left as it is."""
     club = get_club(token)
-    change = club_writes.detach(club, pk)
+    change = writes.detach(club, pk)
     if change.done:
         messages.success(
             request, _("“%(name)s” no longer counts in the club.") % {"name": change.sheet.name}

@@ -4,8 +4,8 @@ its roster and its sessions (the standings' CSV: ``club_csv.py``).
 The backup is ``{"format": "tarot-club/1", "name", "created", "players": [roster names],
 "rules": {…}, "sessions": [tarot-scoresheet/1 objects whose players are roster names]}``
 (docs/formats.md, "JSON backup of a club"). Each session is checked by
-``backup.read_content``, as a session's own backup is; importing checks the whole file before
-writing anything.
+``session_backup.read_content``, as a session's own backup is; importing checks the whole file
+before writing anything.
 """
 
 from __future__ import annotations
@@ -18,11 +18,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
 from scoresheet import player_names, scoring
-from scoresheet.clubs import writes as club_writes
-from scoresheet.files import json_backup, night_files
-from scoresheet.files import session_backup as backup
-from scoresheet.models import Club
-from scoresheet.nights import writes as night_writes
+from scoresheet.files import json_backup, night_files, session_backup, writes
+from scoresheet.models import Club, local_time
 
 FORMAT = "tarot-club/1"
 KEYS = ("format", "name", "created", "players", "rules", "sessions", "nights")
@@ -47,13 +44,13 @@ def dump(club: Club) -> dict:
     names = {p.pk: p.name for p in club.players.all()}
     sessions = []
     for session in club.club_sheets.select_related("sheet").order_by("sheet__created", "sheet_id"):
-        data = backup.dump(session.sheet)
+        data = session_backup.dump(session.sheet)
         data["players"] = [names[pk] for pk in session.players]
         sessions.append(data)
     data = {
         "format": FORMAT,
         "name": club.name,
-        "created": json_backup.local_time(club.created).isoformat(),
+        "created": local_time(club.created).isoformat(),
         "players": sorted(names.values(), key=player_names.key),
         "rules": club.game_rules.to_data(),
         "sessions": sessions,
@@ -71,7 +68,7 @@ def dumps(data: dict) -> str:
         if key != "sessions"
     ]
     sessions = ",\n".join(
-        "\n".join("  " + line for line in backup.dumps(session).rstrip("\n").split("\n"))
+        "\n".join("  " + line for line in session_backup.dumps(session).rstrip("\n").split("\n"))
         for session in data["sessions"]
     )
     body = f'  "sessions": [\n{sessions}\n  ]' if sessions else '  "sessions": []'
@@ -89,7 +86,7 @@ class ClubBackup:
     created: datetime
     players: tuple[str, ...]
     rules: scoring.Rules
-    sessions: tuple[backup.Backup, ...]
+    sessions: tuple[session_backup.Backup, ...]
     nights: tuple = ()
 
 
@@ -115,7 +112,7 @@ def read(data: bytes | str) -> ClubBackup:
     content = parse_json(data)
     if not isinstance(content, dict) or "format" not in content:
         json_backup.refuse(_("This file is not a backup of a club: it has no “format”."))
-    if content["format"] == backup.FORMAT:
+    if content["format"] == session_backup.FORMAT:
         json_backup.refuse(
             _(
                 "This file is the backup of one session, not of a club: import it on the home "
@@ -185,7 +182,7 @@ def read(data: bytes | str) -> ClubBackup:
     checked = []
     for number, session in enumerate(sessions, start=1):
         try:
-            read_session = backup.read_content(session)
+            read_session = session_backup.read_content(session)
             for player in read_session.players:
                 if player_names.key(player) not in roster:
                     json_backup.refuse(
@@ -221,13 +218,9 @@ def read_roster(value: object) -> tuple[str, ...]:
 
 
 def restore(checked: ClubBackup) -> Club:
-    """A new club (new links) holding a checked backup: ``club_writes.restore``, then its
-    nights (``nights.writes.restore``)."""
-    club = club_writes.restore(checked).club
-    if checked.nights:
-        sessions = night_files.restored_sessions(club, checked.sessions)
-        night_writes.restore(club, checked.nights, sessions)
-    return club
+    """A new club (new links) holding a checked backup, its nights included
+    (``writes.restore_club``)."""
+    return writes.restore_club(checked)
 
 
 def load(data: bytes | str) -> Club:

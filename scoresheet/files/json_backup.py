@@ -1,5 +1,5 @@
 """What the JSON backups of a session and of a club share: the refusal, the parsing, the
-checks of a name, a date and a list of players, and how a time and card points are written.
+checks of a name, a date and a list of players, and how card points are written.
 
 The formats are documented in docs/formats.md. Importing checks the whole file before writing
 anything, so a refused backup leaves the database exactly as it was.
@@ -12,7 +12,6 @@ from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import NoReturn
 
-from django.utils import timezone
 from django.utils.translation import gettext
 
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
@@ -46,15 +45,6 @@ def refuse(
 
 
 # Writing
-
-
-def local_time(moment: datetime) -> datetime:
-    """``moment`` in the server's time zone; in UTC when that would leave the calendar (a date
-    stored before imports checked it, like 9999-12-31T23:30Z): an export never fails."""
-    try:
-        return timezone.localtime(moment)
-    except (OverflowError, ValueError):
-        return moment.astimezone(UTC)
 
 
 def card_points_as_json(points: Decimal) -> int | float:

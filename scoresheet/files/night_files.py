@@ -19,8 +19,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
 from scoresheet import player_names, scoring
-from scoresheet.files import csv_text
-from scoresheet.files import json_backup as backup
+from scoresheet.files import csv_text, json_backup
 from scoresheet.models import Club, Night, NightTable
 from scoresheet.nights import draw, forms, ranking
 
@@ -160,13 +159,13 @@ def _whole(value, least, most) -> bool:
 
 def read(value, roster: tuple[str, ...], sessions, club_rules: scoring.Rules) -> tuple:
     """The backup's ``"nights"`` (absent: none), every one checked against the roster and the
-    sessions; ``backup.BackupError`` names the night (from 1) and what is wrong."""
+    sessions; ``json_backup.BackupError`` names the night (from 1) and what is wrong."""
     if value is None:
         return ()
     if not isinstance(value, list):
-        backup.refuse(_("Nights: give the list of the club's nights."), field="nights")
+        json_backup.refuse(_("Nights: give the list of the club's nights."), field="nights")
     if len(value) > MOST_NIGHTS:
-        backup.refuse(
+        json_backup.refuse(
             _("Nights: a club's backup holds at most %(most)s nights."),
             field="nights",
             most=MOST_NIGHTS,
@@ -177,56 +176,56 @@ def read(value, roster: tuple[str, ...], sessions, club_rules: scoring.Rules) ->
     for number, night in enumerate(value, start=1):
         try:
             nights.append(read_night(night, keys, sessions, club_rules, used))
-        except backup.BackupError as error:
+        except json_backup.BackupError as error:
             text = gettext("Night %(number)s: %(problem)s") % {
                 "number": number,
                 "problem": error.message,
             }
-            raise backup.BackupError(text, field="nights") from None
+            raise json_backup.BackupError(text, field="nights") from None
     return tuple(nights)
 
 
 def read_night(night, keys: set[str], sessions, club_rules, used: set[int]) -> NightBackup:
     if not isinstance(night, dict):
-        backup.refuse(_("give the night as an object."))
+        json_backup.refuse(_("give the night as an object."))
     for key in night:
         if key not in KEYS:
-            backup.refuse(_("it has an unknown entry “%(key)s”."), key=backup.shown(key))
+            json_backup.refuse(_("it has an unknown entry “%(key)s”."), key=json_backup.shown(key))
     for key in REQUIRED:
         if key not in night:
-            backup.refuse(_("it has no “%(key)s”."), key=key)
-    name = backup.clean_name(night["name"], player_names.TITLE_LENGTH)
+            json_backup.refuse(_("it has no “%(key)s”."), key=key)
+    name = json_backup.clean_name(night["name"], player_names.TITLE_LENGTH)
     if not name:
-        backup.refuse(
+        json_backup.refuse(
             _("Name: give the night a name of 1 to %(length)s characters."),
             length=player_names.TITLE_LENGTH,
         )
     try:
         date = Date.fromisoformat(night["date"])
     except (TypeError, ValueError):
-        backup.refuse(_("Date: give a date such as 2026-03-14."))
+        json_backup.refuse(_("Date: give a date such as 2026-03-14."))
     seed = night["seed"]
     if not isinstance(seed, str) or not 1 <= len(seed) <= 20:
-        backup.refuse(_("Seed: give a text of 1 to 20 characters."))
+        json_backup.refuse(_("Seed: give a text of 1 to 20 characters."))
     if not _whole(night["deals"], 1, forms.MOST_DEALS):
-        backup.refuse(_("Deals: a whole number from 1 to 40."))
+        json_backup.refuse(_("Deals: a whole number from 1 to 40."))
     planned = night.get(
         "planned", len(night["rounds"]) if isinstance(night["rounds"], list) else 0
     )
     if not _whole(planned, 1, forms.MOST_ROUNDS):
-        backup.refuse(_("Rounds planned: a whole number from 1 to 20."))
+        json_backup.refuse(_("Rounds planned: a whole number from 1 to 20."))
     minutes = night.get("minutes")
     if minutes is not None and not _whole(minutes, 1, forms.MOST_MINUTES):
-        backup.refuse(_("Minutes per round: null, or a whole number from 1 to 240."))
+        json_backup.refuse(_("Minutes per round: null, or a whole number from 1 to 240."))
     try:
         rules = scoring.Rules.from_data(night["rules"]) if "rules" in night else club_rules
     except scoring.InvalidRules as error:
         problem = error.problems[0]
-        params = {key: backup.shown(v) for key, v in problem.params.items()}
-        raise backup.BackupError(gettext(problem.message) % params) from None
+        params = {key: json_backup.shown(v) for key, v in problem.params.items()}
+        raise json_backup.BackupError(gettext(problem.message) % params) from None
     rounds = night["rounds"]
     if not isinstance(rounds, list) or len(rounds) > forms.MOST_ROUNDS:
-        backup.refuse(_("Rounds: give the list of the rounds drawn (at most 20)."))
+        json_backup.refuse(_("Rounds: give the list of the rounds drawn (at most 20)."))
     tables = tuple(
         read_round(number, each, keys, sessions, used)
         for number, each in enumerate(rounds, start=1)
@@ -237,7 +236,7 @@ def read_night(night, keys: set[str], sessions, club_rules, used: set[int]) -> N
     # Whoever sat at a table came.
     players = tuple(dict.fromkeys([*players, *seated]))
     if not set(gone) <= set(players):
-        backup.refuse(_("Gone: every player who left is one who came."))
+        json_backup.refuse(_("Gone: every player who left is one who came."))
     return NightBackup(
         name, date, seed, night["deals"], planned, minutes, rules, players, gone, tables
     )
@@ -245,45 +244,50 @@ def read_night(night, keys: set[str], sessions, club_rules, used: set[int]) -> N
 
 def read_names(value, keys: set[str], field: str) -> tuple[str, ...]:
     if not isinstance(value, list) or len(value) > draw.MOST * 2:
-        backup.refuse(_("Players: give a list of the club's players."))
+        json_backup.refuse(_("Players: give a list of the club's players."))
     found = []
     for name in value:
         if not isinstance(name, str) or player_names.key(name) not in keys:
-            backup.refuse(
-                _("Players: “%(name)s” is not one of the club's players."), name=backup.shown(name)
+            json_backup.refuse(
+                _("Players: “%(name)s” is not one of the club's players."),
+                name=json_backup.shown(name),
             )
         found.append(player_names.key(name))
     if len(set(found)) != len(found):
-        backup.refuse(_("Players: a player is there twice."))
+        json_backup.refuse(_("Players: a player is there twice."))
     return tuple(found)
 
 
 def read_round(number: int, tables, keys, sessions, used: set[int]) -> tuple[TableBackup, ...]:
     if not isinstance(tables, list) or not 1 <= len(tables) <= draw.MOST:
-        backup.refuse(_("Round %(round)s: give its list of tables."), round=number)
+        json_backup.refuse(_("Round %(round)s: give its list of tables."), round=number)
     read_tables, seen = [], set()
     for index, table in enumerate(tables, start=1):
         where = {"round": number, "table": index}
         if not isinstance(table, dict) or set(table) - {"table", "players", "session"}:
-            backup.refuse(
+            json_backup.refuse(
                 _("Round %(round)s, table %(table)s: give {“table”, “players”, “session”}."),
                 **where,
             )
         if table.get("table", index) != index:
-            backup.refuse(_("Round %(round)s, table %(table)s: number it %(table)s."), **where)
+            json_backup.refuse(
+                _("Round %(round)s, table %(table)s: number it %(table)s."), **where
+            )
         players = table.get("players")
         if not isinstance(players, list) or len(players) not in scoring.SEATS:
-            backup.refuse(_("Round %(round)s, table %(table)s: give its 3 to 6 players."), **where)
+            json_backup.refuse(
+                _("Round %(round)s, table %(table)s: give its 3 to 6 players."), **where
+            )
         found = read_names(players, keys, "players")
         if seen & set(found):
-            backup.refuse(
+            json_backup.refuse(
                 _("Round %(round)s, table %(table)s: a player sits at two tables."), **where
             )
         seen |= set(found)
         session = table.get("session")
         if session is not None:
             if not _whole(session, 0, len(sessions) - 1) or session in used:
-                backup.refuse(
+                json_backup.refuse(
                     _(
                         "Round %(round)s, table %(table)s: “session” is the number of one of "
                         "the backup's sessions (from 0), each used once, or null."
@@ -292,7 +296,7 @@ def read_round(number: int, tables, keys, sessions, used: set[int]) -> tuple[Tab
                 )
             seats = tuple(player_names.key(name) for name in sessions[session].players)
             if seats != found:
-                backup.refuse(
+                json_backup.refuse(
                     _(
                         "Round %(round)s, table %(table)s: its players are not those of the "
                         "session it names, in the same seats."
@@ -302,14 +306,3 @@ def read_round(number: int, tables, keys, sessions, used: set[int]) -> tuple[Tab
             used.add(session)
         read_tables.append(TableBackup(found, session))
     return tuple(read_tables)
-
-
-def restored_sessions(club: Club, sessions) -> list:
-    """The restored club's sessions in the file's order: ``club_writes.restore`` writes them
-    sorted by date (a stable sort), so their ids follow that order."""
-    written = list(club.club_sheets.order_by("pk"))
-    order = sorted(range(len(sessions)), key=lambda index: sessions[index].created)
-    in_file = [None] * len(sessions)
-    for place, index in enumerate(order):
-        in_file[index] = written[place]
-    return in_file

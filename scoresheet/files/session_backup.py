@@ -22,12 +22,11 @@ from scoresheet.files.json_backup import (
     card_points_as_json,
     clean_name,
     is_int,
-    local_time,
     read_created,
     refuse,
     shown,
 )
-from scoresheet.models import Camp, Chelem, Hand, Poignee, Sheet
+from scoresheet.models import Camp, Chelem, Hand, Poignee, Sheet, local_time
 from scoresheet.sheets import writes
 
 FORMAT = "tarot-scoresheet/1"

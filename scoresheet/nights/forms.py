@@ -5,8 +5,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import player_names
+from scoresheet.keys import KeyedForm
 from scoresheet.nights import draw
-from scoresheet.sheets.forms import KeyedForm, RulesForm
+from scoresheet.sheets.forms import RulesForm
 
 # The most a night has (the messages say these numbers).
 MOST_ROUNDS = 20

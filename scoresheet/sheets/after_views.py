@@ -20,10 +20,8 @@ from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoresheet import numbers
-from scoresheet.files import filenames, json_backup
-from scoresheet.lists import recent
-from scoresheet.models import Sheet
+from scoresheet import filenames, numbers, recent
+from scoresheet.models import Sheet, local_time
 from scoresheet.sheets import feuille, summary, summary_image
 from scoresheet.sheets.views import get_sheet, links, seat_names
 
@@ -33,7 +31,7 @@ HANDS_MARK = "<!-- hands -->"
 
 def day(sheet: Sheet) -> str:
     """The session's date, in the request's language."""
-    return date_format(json_backup.local_time(sheet.created).replace(tzinfo=None), "DATE_FORMAT")
+    return date_format(local_time(sheet.created).replace(tzinfo=None), "DATE_FORMAT")
 
 
 def share_url(request, sheet: Sheet) -> str:

@@ -1,5 +1,5 @@
 """A session's forms: a new session, one hand checked by the scoring engine, the house rules,
-the players' names, and importing a session's backup."""
+the players' names."""
 
 import uuid
 from decimal import Decimal
@@ -12,7 +12,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoresheet import player_names, scoring
-from scoresheet.files import session_backup as backups
+from scoresheet.keys import KeyedForm
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
 MAX_SEATS = max(scoring.SEATS)
@@ -79,32 +79,6 @@ def checked_session_name(form: forms.Form) -> str:
             % {"length": error.length},
         )
         return ""
-
-
-class FormKeyField(forms.UUIDField):
-    """A form's key (hidden): each new form gets a fresh one, and the write path spends it, so
-    that the same form sent twice makes one session, club or hand. A missing or broken key is
-    no key (None): nothing a person can fix."""
-
-    def __init__(self, **kwargs):
-        super().__init__(required=False, widget=forms.HiddenInput, **kwargs)
-
-    def to_python(self, value):
-        try:
-            return super().to_python(value)
-        except ValidationError:
-            return None
-
-
-class KeyedForm(forms.Form):
-    """A form that makes something once (a session, a club): it carries a key."""
-
-    key = FormKeyField()
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("key", uuid.uuid4())
 
 
 class RulesForm(forms.Form):
@@ -662,23 +636,3 @@ class HandForm(forms.Form):
         for seat, count in hand.miseres.items():
             initial[f"misere_{seat}"] = count
         return initial
-
-
-class ImportForm(forms.Form):
-    """A backup file; cleaning it checks the whole backup, so a valid form restores cleanly."""
-
-    backup = forms.FileField(
-        label=_("Import a backup"),
-        error_messages={
-            "required": _("Choose a backup file."),
-            "empty": _("This file is empty: it is not a backup of a session."),
-        },
-    )
-
-    def clean_backup(self) -> backups.Backup:
-        upload = self.cleaned_data["backup"]
-        try:
-            # One byte over the limit is enough for read() to refuse a file too large.
-            return backups.read(upload.read(backups.MAX_BYTES + 1))
-        except backups.BackupError as error:
-            raise ValidationError(error.message) from None

@@ -19,8 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoresheet import chart, scoring, stats
-from scoresheet.lists import recent
+from scoresheet import chart, keys, recent, scoring, stats
 from scoresheet.models import Club, Sheet
 from scoresheet.sheets import rows, summary, writes
 from scoresheet.sheets.forms import RenameForm, RulesForm, SheetForm
@@ -138,9 +137,9 @@ def new_sheet(request):
                 data["rules"],
                 key=data["key"] or uuid.uuid4(),
             )
-        except writes.KeyTaken:
+        except keys.KeyTaken:
             # A key spent on something else: a tampered form. Offer a fresh one.
-            form = SheetForm(renewed(request.POST))
+            form = SheetForm(keys.renewed(request.POST))
             form.is_valid()
         else:
             # Sent twice (a double tap): the second opens the session the first made.
@@ -218,13 +217,6 @@ def parse_version(data) -> int | None:
     """The version a correction started from, or None when it is not a version."""
     value = data.get("version", "")
     return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
-
-
-def renewed(data):
-    """A form's data with a fresh key, for a form whose key was spent elsewhere."""
-    data = data.copy()
-    data["key"] = str(uuid.uuid4())
-    return data
 
 
 def parse_revision(data) -> int:
@@ -336,9 +328,6 @@ def statistics(request, token, readonly=False):
         "chart": running_chart(sheet, names),
     }
     return render(request, "scoresheet/stats.html", context)
-
-
-# Files: the CSV for spreadsheets, the JSON backup, and restoring a backup.
 
 
 # Sharing: the two links and their QR codes.

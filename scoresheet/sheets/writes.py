@@ -8,6 +8,9 @@ totals after it, and the sheet's hand count, totals, next dealer and statistics'
 Adding a hand (the usual change) costs the same at any length of session; a correction, a
 deletion, an undo or a change of rules re-scores the sheet from its stored hands.
 
+What else a change updates in the same transaction (a club's results) is registered from
+above when the app is ready (``after_change``): this module knows nothing of clubs.
+
 Views parse a request, call one of these and render what it returns.
 """
 
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,13 +26,24 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from scoresheet import bulk, models, player_names, scoring, stats, tally
-from scoresheet.clubs import results as club_results
+from scoresheet import bulk, keys, models, player_names, scoring, stats, tally
 from scoresheet.models import Hand, Seat, Sheet, SpentKey
 
+# What else a change of a sheet updates, in its transaction, once the sheet's own derived data
+# is written: ``update(sheet, appended)`` functions registered by the layers above when the app
+# is ready (``after_change``), and the relations of the sheet they read, fetched with its lock.
+_AFTER_CHANGE: list[Callable[[Sheet, Hand | None], None]] = []
+_READS: list[str] = []
 
-class KeyTaken(Exception):
-    """The form's key was spent on another sheet, or on something else: a tampered form."""
+
+def after_change(update: Callable[[Sheet, Hand | None], None], reads: Sequence[str] = ()) -> None:
+    """Have every change of a sheet call ``update(sheet, appended)`` in its transaction, the
+    sheet locked and its derived data up to date (``appended``: the hand just added, when that
+    was the change, else None); ``reads``: the relations of the sheet it reads, fetched with
+    the sheet (``select_related``) so that reading them costs no query."""
+    if update not in _AFTER_CHANGE:
+        _AFTER_CHANGE.append(update)
+    _READS.extend(name for name in reads if name not in _READS)
 
 
 class HandRefused(ValueError):
@@ -71,25 +85,24 @@ class Change:
 
 def _locked(token: str) -> Sheet:
     """The sheet with this full-access token, locked until the transaction ends, or 404;
-    with its club session, if it is one, read in the same query."""
+    with what ``after_change``'s updates read of it, in the same query."""
     return get_object_or_404(
-        _with_club(Sheet.objects.select_for_update(of=("self",))), token=token
+        _with_reads(Sheet.objects.select_for_update(of=("self",))), token=token
     )
 
 
-def _with_club(sheets):
-    # A club's standings read what this write path stores beside the session
-    # (club_results.sheet_changed): knowing whether it is a club's costs no query.
-    return sheets.select_related("club_sheet")
+def _with_reads(sheets):
+    return sheets.select_related(*_READS) if _READS else sheets
 
 
 def _moved(sheet: Sheet, *fields: str, appended: Hand | None = None) -> None:
-    """Move the revision on and save it with the derived ``fields`` that changed; and, for a
-    session of a club, the results the club's standings read (``appended``: the hand just
-    added, when that was the change)."""
+    """Move the revision on and save it with the derived ``fields`` that changed; then what
+    else follows the sheet (``after_change``: a club's results), ``appended`` being the hand
+    just added, when that was the change."""
     sheet.revision += 1
     sheet.save(update_fields=["revision", *fields])
-    club_results.sheet_changed(sheet, appended)
+    for update in _AFTER_CHANGE:
+        update(sheet, appended)
 
 
 def _seats(sheet: Sheet) -> int:
@@ -191,7 +204,7 @@ HAND_COLUMNS = tuple(
 class NewSheet:
     """A session ready to be written: its sheet, numbered and scored, its derived data set,
     and the database values of its seats and hands; ``played`` holds each hand as a club's
-    records read it (``club_results.HAND_FIELDS``). Nothing saved yet."""
+    records read it (``Hand.RECORDED``). Nothing saved yet."""
 
     sheet: Sheet
     seats: list[tuple]
@@ -257,7 +270,7 @@ class NewSheets:
                 "totals": list(totals),
             }
             rows.append([stored[column] for column in HAND_COLUMNS])
-            played.append(tuple(stored[field] for field in club_results.HAND_FIELDS))
+            played.append(tuple(stored[field] for field in Hand.RECORDED))
             dealer = tally.dealer(dealer, 2, seats)
         sheet.hand_count = len(rows)
         sheet.totals = list(totals)
@@ -308,8 +321,7 @@ def create_sheet(
     with transaction.atomic():
         new.write()
         if key is not None:
-            # A key used before fails here (unique): the whole transaction is undone.
-            SpentKey.objects.create(key=key, made=SpentKey.Made.SHEET, sheet=sheet)
+            keys.spend(key, SpentKey.Made.SHEET, sheet=sheet)
     return sheet
 
 
@@ -322,31 +334,13 @@ def start_sheet(
 ) -> Change:
     """The new-session form: a new session under the form's ``key``. The same form sent again
     (a double tap, twice at once) opens the session it made the first time (``already``);
-    ``KeyTaken`` when the key was spent on something else."""
-    made = made_by(key, SpentKey.Made.SHEET)
-    if made is None:
-        try:
-            sheet = create_sheet(name, names, first_dealer, rules=rules, key=key)
-        except IntegrityError:
-            # Sent twice at once: the other one made it (its key is the one that failed).
-            made = made_by(key, SpentKey.Made.SHEET)
-            if made is None:
-                raise KeyTaken from None
-        else:
-            return Change(sheet, None, None)
-    return Change(made, None, None, done=False, already=True)
-
-
-def made_by(key: uuid.UUID, made: str, club=None):
-    """What a new-session or new-club ``key`` made (the sheet, or the club), or None if it is
-    not spent; ``KeyTaken`` when it was spent on something else (or in another club)."""
-    spent = SpentKey.objects.filter(key=key).select_related("sheet", "club").first()
-    if spent is None:
-        return None
-    found = spent.club if made == SpentKey.Made.CLUB else spent.sheet
-    if spent.made != made or found is None or (club is not None and spent.club_id != club.pk):
-        raise KeyTaken
-    return found
+    ``keys.KeyTaken`` when the key was spent on something else."""
+    sheet, made = keys.once(
+        key,
+        SpentKey.Made.SHEET,
+        lambda: create_sheet(name, names, first_dealer, rules=rules, key=key),
+    )
+    return Change(sheet, None, None, done=made, already=not made)
 
 
 def rules_data(rules: scoring.Rules) -> dict:
@@ -362,7 +356,7 @@ def add_hand(
 
     A key is spent for good: sent again, even after its hand was deleted or undone, it stores
     nothing and answers ``already`` (with the hand it stored, if it is still there), before
-    the hand is checked (the deal has moved on since). Raises ``KeyTaken`` for a key spent on
+    the hand is checked (the deal has moved on since). Raises ``keys.KeyTaken`` for a key spent on
     another sheet, and ``scoring.InvalidHand`` when the hand breaks the session's rules (both
     write nothing).
     """
@@ -371,8 +365,7 @@ def add_hand(
     try:
         with transaction.atomic():
             sheet = _locked(token)
-            # A key spent before fails here (unique): the whole transaction is undone.
-            SpentKey.objects.create(key=key, made=SpentKey.Made.HAND, sheet=sheet)
+            keys.spend(key, SpentKey.Made.HAND, sheet=sheet)
             stored.sheet = sheet
             _appended(sheet, stored, _seats(sheet), sheet.game_rules)
             stored.save(force_insert=True)
@@ -384,14 +377,14 @@ def add_hand(
 
 def _resent(token: str, key: uuid.UUID) -> Change:
     """The answer to a hand's key already spent: the sheet as it is, and the hand the key
-    stored if it is still there; ``KeyTaken`` for a key spent elsewhere."""
+    stored if it is still there; ``keys.KeyTaken`` for a key spent elsewhere."""
     spent = SpentKey.objects.filter(key=key).values_list("made", "sheet_id").first()
     # A hand restored from a backup has a key that was never a form's, nor spent.
     first = Hand.objects.filter(key=key).values_list("sheet_id", flat=True).first()
     owner = spent[1] if spent and spent[0] == SpentKey.Made.HAND else first
     sheet = Sheet.objects.filter(token=token).first()
     if owner is None or sheet is None or owner != sheet.pk:
-        raise KeyTaken
+        raise keys.KeyTaken
     hand = sheet.hands.filter(key=key).first()
     # The same form sent again (a double tap, a resubmitted page, the offline queue): one hand.
     return Change(sheet, hand, hand.number if hand else None, done=False, already=True)
@@ -532,7 +525,7 @@ def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
 def rescore(sheet: Sheet) -> bool:
     """Recompute a sheet's stored rows and totals from its hands; True when any differed."""
     with transaction.atomic():
-        sheet = _with_club(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
+        sheet = _with_reads(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
         before = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
         changed = _rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules)
         after = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
