@@ -1,7 +1,8 @@
 """The packages form a stack (docs/architecture.md, "The stack"): an import only goes down the
-layer order, a module's private names stay in that module, and no two packages import each
-other, however far round. Read from the code with ``ast``, no Django; the checks are shown to
-fail on an upward import, a private name and a cycle planted in the code they read."""
+layer order, a module's private names stay in that module, no two packages import each other,
+however far round, and a module is imported by its own name. Read from the code with ``ast``,
+no Django; each check is shown to fail on what it exists to catch, planted in the code it
+reads."""
 
 import ast
 import re
@@ -166,6 +167,26 @@ def private_uses(sources: dict[str, str]) -> list[str]:
     return wrong
 
 
+def aliased(sources: dict[str, str]) -> list[str]:
+    """Each module of the app imported under another name than its own (``import x as y``,
+    ``from a import x as y``): a module is read by its own name wherever it is used."""
+    wrong = []
+    for module, source in sources.items():
+        package = module if _is_package(module, sources) else module.rpartition(".")[0]
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom):
+                base = _absolute(node, package)
+                names = [(f"{base}.{alias.name}", alias) for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [(alias.name, alias) for alias in node.names]
+            else:
+                continue
+            for full, alias in names:
+                if full in sources and alias.asname and alias.asname != full.rpartition(".")[2]:
+                    wrong.append(f"{module}:{node.lineno} imports {full} as {alias.asname}")
+    return wrong
+
+
 def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
@@ -229,6 +250,10 @@ def test_no_module_uses_another_modules_private_name():
 
 def test_no_two_packages_import_each_other():
     assert package_cycles(SOURCES) == []
+
+
+def test_every_module_is_imported_by_its_own_name():
+    assert aliased(SOURCES) == []
 
 
 def test_the_layers_are_the_ones_the_architecture_page_lists():
@@ -298,6 +323,24 @@ def test_another_modules_private_name_is_found():
     assert private_uses(sources) == [
         "scoresheet.nights.writes:2 imports scoresheet.clubs.writes._locked",
         "scoresheet.nights.writes:3 uses scoresheet.clubs.writes._locked",
+    ]
+
+
+def test_a_module_imported_under_another_name_is_found():
+    sources = {
+        "scoresheet.player_names": "",
+        "scoresheet.files": "",
+        "scoresheet.files.session_backup": "",
+        "scoresheet.files.views": (
+            "from scoresheet import player_names as names\n"
+            "import scoresheet.files.session_backup as backup\n"
+            "from scoresheet.files import session_backup\n"
+            "from django.utils.translation import gettext as _\n"
+        ),
+    }
+    assert aliased(sources) == [
+        "scoresheet.files.views:1 imports scoresheet.player_names as names",
+        "scoresheet.files.views:2 imports scoresheet.files.session_backup as backup",
     ]
 
 

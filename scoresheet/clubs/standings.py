@@ -33,8 +33,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from scoresheet import chart, player_names, scoring, stats
-from scoresheet.clubs import ClubError
-from scoresheet.clubs import results as club_results
+from scoresheet.clubs import ClubError, results
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSheet
 
 
@@ -172,7 +171,7 @@ class Standings:
         wanted = set(chart.sampled(self.session_count))
         found = (
             _results(self.club, self.period)
-            .order_by(*club_results.ORDER)
+            .order_by(*results.ORDER)
             .values_list("club_sheet_id", "player_id", "points")
         )
         running = dict.fromkeys(players, 0)
@@ -190,7 +189,7 @@ class Standings:
         return (points if players else {}), [names[pk] for pk in players], ends
 
 
-RATING_MODEL = club_results.RATING_MODEL
+RATING_MODEL = results.RATING_MODEL
 
 
 def _club_sheets(club: Club, period: Period):
@@ -330,16 +329,16 @@ def _score(path: str):
     return Cast(KT(path), IntegerField())
 
 
-def _extreme(results, path: str, highest: bool) -> dict | None:
+def _extreme(played, path: str, highest: bool) -> dict | None:
     """The player's best (or worst) hand, the earliest session's on a tie, as the earliest
     hand's within a session (each row stores its own)."""
     score = _score(f"record__{path}__0")
     found = (
-        results.annotate(score=score, number=_score(f"record__{path}__1"))
+        played.annotate(score=score, number=_score(f"record__{path}__1"))
         .filter(score__isnull=False)
         .select_related("club_sheet__sheet")
         .only("club_sheet__sheet__name", "club_sheet__sheet__token")
-        .order_by(score.desc() if highest else score.asc(), *club_results.ORDER)
+        .order_by(score.desc() if highest else score.asc(), *results.ORDER)
         .first()
     )
     if found is None:
@@ -351,7 +350,7 @@ def _session_streak(player: ClubPlayer) -> int:
     """The longest run of sessions won in a row (in the rating's order), counted by the
     database: each run of won rows is an island of equal (row's place − place among won)."""
     quote = connection.ops.quote_name
-    order = ", ".join(quote(name) for name in club_results.ORDER)
+    order = ", ".join(quote(name) for name in results.ORDER)
     sql = (
         "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ("
         f"SELECT {quote('won')}, ROW_NUMBER() OVER (ORDER BY {order})"
@@ -369,7 +368,7 @@ def _partners(player: ClubPlayer) -> dict[int, int]:
     database: each row's ``record["partners"]`` is by seat, the session's ``players`` say who
     sat there."""
     quote = connection.ops.quote_name
-    results = quote(ClubResult._meta.db_table)
+    club_results = quote(ClubResult._meta.db_table)
     club_sheets = quote(ClubSheet._meta.db_table)
     if connection.vendor == "postgresql":
         partner = "(s.players ->> (p.key)::int)::int"
@@ -380,7 +379,7 @@ def _partners(player: ClubPlayer) -> dict[int, int]:
         times = "SUM(p.value)"
         each = ", json_each(r.record, '$.partners') AS p"
     sql = (
-        f"SELECT {partner}, {times} FROM {results} AS r"
+        f"SELECT {partner}, {times} FROM {club_results} AS r"
         f" JOIN {club_sheets} AS s ON s.id = r.club_sheet_id {each}"
         " WHERE r.player_id = %s GROUP BY 1"
     )
@@ -394,22 +393,20 @@ def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> 
     favourite partners at 5 players, streaks), added up by the database from the stored
     results, and one page of those sessions: the latest ``PLAYER_PAGE``, or those before the
     ``before``-th (counted from the first, 1). The same few queries at any club size."""
-    results = ClubResult.objects.filter(player=player)
+    played = ClubResult.objects.filter(player=player)
     sums = {
         key: Sum(_score(f"record__contracts__{contract}__{index}"))
         for contract in scoring.Contract
         for key, index in ((f"taken_{contract}", 0), (f"made_{contract}", 1))
     }
-    totals = results.aggregate(
-        count=Count("pk"), best_streak=Max(_score("record__streak")), **sums
-    )
+    totals = played.aggregate(count=Count("pk"), best_streak=Max(_score("record__streak")), **sums)
     count = totals["count"]
     latest = before is None or not 1 < before <= count
     end = count + 1 if latest else before
     start = max(1, end - PLAYER_PAGE)
-    newest_first = [f"-{name}" for name in club_results.ORDER]
+    newest_first = [f"-{name}" for name in results.ORDER]
     page = (
-        results.select_related("club_sheet__sheet")
+        played.select_related("club_sheet__sheet")
         .only(
             "seat",
             "points",
@@ -442,8 +439,8 @@ def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> 
     return PlayerRecord(
         player=player,
         sessions=rows,
-        best=_extreme(results, "best", highest=True),
-        worst=_extreme(results, "worst", highest=False),
+        best=_extreme(played, "best", highest=True),
+        worst=_extreme(played, "worst", highest=False),
         contracts=[
             stats.ContractRecord(
                 contract, totals[f"taken_{contract}"], totals[f"made_{contract}"] or 0

@@ -2,8 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet.files import commands, json_backup
-from scoresheet.files import session_backup as backup
+from scoresheet.files import commands, json_backup, session_backup
 
 
 class Command(BaseCommand):
@@ -17,7 +16,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            sheet = backup.load(commands.read(file, backup.MAX_BYTES))
+            sheet = session_backup.load(commands.read(file, session_backup.MAX_BYTES))
         except json_backup.BackupError as error:
             raise CommandError(error.message) from None
         self.stdout.write(

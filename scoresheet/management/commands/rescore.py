@@ -3,7 +3,7 @@ and the clubs' stored results from their sessions."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet.clubs import results as club_results
+from scoresheet.clubs import results
 from scoresheet.files.commands import token_in
 from scoresheet.models import Club, Sheet
 from scoresheet.sheets import writes
@@ -43,7 +43,7 @@ class Command(BaseCommand):
         counted = differed = 0
         for club in clubs.iterator():
             counted += 1
-            differed += club_results.recount(club)
+            differed += results.recount(club)
         self.stdout.write(
             f"{counted} clubs recounted, {differed} had stored results that differed."
         )
