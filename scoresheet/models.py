@@ -9,6 +9,7 @@ same transaction as the facts they come from, and ``manage.py rescore`` recomput
 
 import secrets
 import uuid
+from dataclasses import fields
 from datetime import UTC, datetime
 
 from django.db import models
@@ -184,19 +185,12 @@ class Hand(models.Model):
     scores = models.JSONField(default=list, editable=False)
     totals = models.JSONField(default=list, editable=False)
 
-    # What the players entered: the fields a correction rewrites.
+    # What the players entered, the fields a correction rewrites: whether the deal was passed,
+    # and the inputs of ``scoring.Hand``, named there once (the seats are the table's, the
+    # dealer is stored apart, a fact that never moves).
     INPUTS = (
         "passed",
-        "taker",
-        "partner",
-        "contract",
-        "bouts",
-        "points",
-        "petit_au_bout",
-        "poignees",
-        "chelem",
-        "defence_chelem",
-        "miseres",
+        *(field.name for field in fields(scoring.Hand) if field.name not in ("seats", "dealer")),
     )
     # What scoring a hand reads (``scoring_hand``'s arguments after the seats): who dealt, and
     # the inputs. A long sheet is re-scored from these values, without model instances.
@@ -239,17 +233,16 @@ class Hand(models.Model):
         An import builds its rows from these, without a model instance per hand."""
         if hand is None:
             return {**PASSED}
-        return {
+        stored = {name: getattr(hand, name) for name in Hand.INPUTS if name != "passed"}
+        # Stored as the columns hold them: text for a choice ("" for none), seats as JSON's
+        # string keys, card points a Decimal.
+        return stored | {
             "passed": False,
-            "taker": hand.taker,
-            "partner": hand.partner,
             "contract": str(hand.contract),
-            "bouts": hand.bouts,
             "points": scoring.read_card_points(hand.points),
             "petit_au_bout": str(hand.petit_au_bout or ""),
             "poignees": {str(seat): str(size) for seat, size in hand.poignees.items() if size},
             "chelem": str(hand.chelem or ""),
-            "defence_chelem": hand.defence_chelem,
             "miseres": {str(seat): count for seat, count in hand.miseres.items() if count},
         }
 
@@ -261,39 +254,18 @@ PASSED = {
 }
 
 
-def scoring_hand(
-    seats: int,
-    dealer: int,
-    passed: bool,
-    taker: int | None,
-    partner: int | None,
-    contract: str,
-    bouts: int | None,
-    points,
-    petit_au_bout: str,
-    poignees: dict,
-    chelem: str,
-    defence_chelem: bool,
-    miseres: dict,
-) -> scoring.Hand | None:
-    """The hand for ``scoring`` from a stored hand's ``Hand.SCORING`` values, at a table of
-    ``seats``; None for a passed deal."""
-    if passed:
+def scoring_hand(seats: int, *values) -> scoring.Hand | None:
+    """The hand for ``scoring`` from a stored hand's ``Hand.SCORING`` values (in that order),
+    at a table of ``seats``; None for a passed deal."""
+    hand = dict(zip(Hand.SCORING, values, strict=True))
+    if hand.pop("passed"):
         return None
-    return scoring.Hand(
-        seats=seats,
-        taker=taker,
-        contract=contract,
-        bouts=bouts,
-        points=points,
-        partner=partner,
-        petit_au_bout=petit_au_bout or None,
-        poignees={int(seat): size for seat, size in poignees.items()},
-        chelem=chelem or None,
-        defence_chelem=defence_chelem,
-        dealer=dealer,
-        miseres={int(seat): count for seat, count in miseres.items()},
-    )
+    # A choice left blank is None; JSON's string keys are seats again.
+    hand["petit_au_bout"] = hand["petit_au_bout"] or None
+    hand["chelem"] = hand["chelem"] or None
+    hand["poignees"] = {int(seat): size for seat, size in hand["poignees"].items()}
+    hand["miseres"] = {int(seat): count for seat, count in hand["miseres"].items()}
+    return scoring.Hand(seats=seats, **hand)
 
 
 # The club (issue 16): players who last beyond one evening, and standings across sessions.

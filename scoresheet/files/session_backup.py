@@ -91,21 +91,9 @@ class Backup:
 # JSON backup: writing
 
 
-# What the backup writes of a hand, read as stored (no model instance, no score).
-HAND_COLUMNS = (
-    "passed",
-    "dealer",
-    "taker",
-    "contract",
-    "bouts",
-    "points",
-    "partner",
-    "petit_au_bout",
-    "poignees",
-    "chelem",
-    "defence_chelem",
-    "miseres",
-)
+# What the backup writes of a hand, read as stored (no model instance, no score): who dealt,
+# and what the players entered.
+HAND_COLUMNS = Hand.SCORING
 # Hands read per query round trip by the exports: one query, its rows fetched in chunks.
 CHUNK = 2000
 
@@ -122,24 +110,24 @@ def hand_data(hand: Hand) -> dict:
 
 def stored_hand_data(values: tuple) -> dict:
     """One hand in the backup format, from its ``HAND_COLUMNS`` as the database gives them."""
-    (passed, dealer, taker, contract, bouts, points, partner, petit, poignees, chelem,
-     defence_chelem, miseres) = values  # fmt: skip
-    if passed:
-        return {"passed": True, "dealer": dealer}
+    hand = dict(zip(HAND_COLUMNS, values, strict=True))
+    if hand["passed"]:
+        return {"passed": True, "dealer": hand["dealer"]}
+    # The keys in the order the format writes them (docs/formats.md).
     data = {
-        "dealer": dealer,
-        "taker": taker,
-        "contract": contract,
-        "bouts": bouts,
-        "points": card_points_as_json(points),
-        "partner": partner,
-        "petit_au_bout": petit or None,
-        "poignees": by_seat(poignees),
-        "chelem": chelem or None,
-        "defence_chelem": defence_chelem,
+        "dealer": hand["dealer"],
+        "taker": hand["taker"],
+        "contract": hand["contract"],
+        "bouts": hand["bouts"],
+        "points": card_points_as_json(hand["points"]),
+        "partner": hand["partner"],
+        "petit_au_bout": hand["petit_au_bout"] or None,
+        "poignees": by_seat(hand["poignees"]),
+        "chelem": hand["chelem"] or None,
+        "defence_chelem": hand["defence_chelem"],
     }
-    if miseres:
-        data["miseres"] = by_seat(miseres)
+    if hand["miseres"]:
+        data["miseres"] = by_seat(hand["miseres"])
     return data
 
 
