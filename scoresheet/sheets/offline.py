@@ -70,8 +70,6 @@ def htmx_config() -> dict:
         ],
     }
 
-    """The statuses and the event offline.js reads from the answer to a queued hand."""
-
 
 # A sheet's own pages: installing from one makes the home-screen icon open it (iOS).
 SHEET_PATH = re.compile(r"^/[sv]/[A-Za-z0-9_-]{1,32}/$")
