@@ -265,6 +265,23 @@ def test_a_hand_in_an_earlier_session_re_rates_the_later_ones():
     assert not club_results.recount(club)
 
 
+def test_a_sheets_write_reaches_its_club_through_what_the_app_registers(monkeypatch):
+    """The sheets' write path knows nothing of clubs: the app registers the club's results
+    with it when it is ready (apps.py), and they follow each change in its transaction;
+    without that, a hand added to a club's session leaves the club's results behind."""
+    assert club_results.sheet_changed in writes._AFTER_CHANGE
+    club = club_writes.create_club("Jeudi").club
+    sheet = played(club, ["Ana", "Ben", "Chloé"], 0, [])
+    writes.add_hand(sheet.token, scoring.Hand(3, 0, "garde", 2, 49), uuid.uuid4())
+    # Garde made by 8 at 3 players: (25 + 8) × 2 = 66 a defender, +132 for Ana.
+    assert {r.player.name: r.points for r in clubs.standings(club).rows}["Ana"] == 132
+    monkeypatch.setattr(writes, "_AFTER_CHANGE", [])
+    writes.add_hand(sheet.token, scoring.Hand(3, 0, "garde", 2, 49), uuid.uuid4())
+    assert {r.player.name: r.points for r in clubs.standings(club).rows}["Ana"] == 132
+    assert club_results.recount(club)
+    assert {r.player.name: r.points for r in clubs.standings(club).rows}["Ana"] == 264
+
+
 def test_a_period_shows_the_rating_at_its_end():
     """The rating is a running estimate: a period shows each player's after their last
     session in it, the sessions before the period counted."""
