@@ -142,7 +142,7 @@ def _rate_rows(rows: Iterable, priors: dict, key) -> list:
     """Give rows (in ``ORDER``; attributes player_id, rank, mu, sigma) their ratings in turn;
     returns those whose rating changed. ``priors`` is updated as the sessions go by."""
     changed = []
-    for _session, group in groupby(rows, key=key):
+    for _club_sheet, group in groupby(rows, key=key):
         group = list(group)
         after = rated(priors, [row.player_id for row in group], [row.rank for row in group])
         for row, rating in zip(group, after, strict=True):
@@ -274,11 +274,11 @@ def merged(club_id: int, keep_id: int, drop_id: int) -> None:
         rerate(club_id, *first)
 
 
-def fresh_rows(sessions: Iterable[tuple]) -> list[dict]:
-    """Every row of a club, computed afresh, rated in order: ``sessions`` are (session id,
+def fresh_rows(club_sheets: Iterable[tuple]) -> list[dict]:
+    """Every row of a club, computed afresh, rated in order: ``club_sheets`` are (club sheet id,
     players, sheet, hands) in the rating's order, ``hands`` as ``Hand.RECORDED`` in play order."""
     rows = []
-    for club_sheet_id, players, sheet, hands in sessions:
+    for club_sheet_id, players, sheet, hands in club_sheets:
         seats = len(players)
         lines = lines_of(
             sheet, seats, records_of(seats, hands, scoring.Rules.from_data(sheet.rules))

@@ -32,7 +32,7 @@ from scoresheet.clubs.forms import (
 from scoresheet.models import Club, ClubPlayer, Sheet
 
 # The club page lists the latest sessions: no page grows with the club.
-LATEST_SESSIONS = 10
+LATEST_SHEETS = 10
 # The chart's words, said of sessions rather than hands (chart.py's msgids are the keys).
 CHART_WORDS = {
     "Running totals": gettext_noop("Cumulative points, session by session"),
@@ -168,9 +168,9 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
                 else club_sheet.sheet.get_absolute_url(),
                 "names": [roster.get(pk, "?") for pk in club_sheet.players],
             }
-            for club_sheet in standings.latest_club_sheets(club, period, LATEST_SESSIONS)
+            for club_sheet in standings.latest_club_sheets(club, period, LATEST_SHEETS)
         ],
-        "more_sessions": max(0, result.session_count - LATEST_SESSIONS),
+        "more_sessions": max(0, result.session_count - LATEST_SHEETS),
     }
 
 
@@ -358,7 +358,7 @@ def club_new_sheet(request, token):
     return render(request, "scoresheet/club_new_sheet.html", context)
 
 
-def session_token(link: str) -> str:
+def sheet_token(link: str) -> str:
     """The full-access token in a session's link (…/s/<token>/), or the text itself."""
     match = re.search(r"(?:^|/)s/([^/]+)/?$", urlsplit(link.strip()).path)
     return match[1] if match else link.strip()
@@ -372,7 +372,7 @@ def club_attach(request, token):
     form = AttachForm(request.POST or None)
     context = {"club": club, "links": club_links(club, False), "form": form}
     if request.method == "POST" and form.is_valid():
-        sheet = Sheet.objects.filter(token=session_token(form.cleaned_data["session"])).first()
+        sheet = Sheet.objects.filter(token=sheet_token(form.cleaned_data["session"])).first()
         if sheet is None:
             form.add_error(
                 "session", _("The session's link: no session has this link (use its full link).")
