@@ -34,14 +34,14 @@ def player_field(seat: int) -> forms.CharField:
     )
 
 
-def checked_names(form: forms.Form, players: int) -> list[str]:
-    """The names of fields ``player_0`` to ``player_{players - 1}``, cleaned as they are
+def checked_names(form: forms.Form, seats: int) -> list[str]:
+    """The names of fields ``player_0`` to ``player_{seats - 1}``, cleaned as they are
     stored; a name left blank, too long or already at the table (compared by ``player_names.key``)
     gets its reason on its field, and is left out."""
     data = form.cleaned_data
     names = []
     seen = set()
-    for seat in range(players):
+    for seat in range(seats):
         field = f"player_{seat}"
         try:
             name = player_names.checked(data.get(field) or "")
@@ -182,6 +182,7 @@ class SheetForm(KeyedForm, RulesForm):
     """A new session: 3 to 6 player names, the first dealer, an optional name, its rules; and
     its key, so that the form sent twice opens one session."""
 
+    # The number of seats (its name is the form's, as posted).
     players = forms.TypedChoiceField(
         label=_("Number of players"),
         choices=[(n, str(n)) for n in scoring.SEATS],
@@ -213,22 +214,22 @@ class SheetForm(KeyedForm, RulesForm):
 
     def clean(self):
         data = super().clean()
-        players = data.get("players")
-        if players is None:
+        seats = data.get("players")
+        if seats is None:
             return data
-        names = checked_names(self, players)
+        names = checked_names(self, seats)
         data["names"] = names
         first_dealer = data.get("first_dealer")
-        if first_dealer is not None and first_dealer >= players:
+        if first_dealer is not None and first_dealer >= seats:
             self.add_error(
                 "first_dealer", gettext("First dealer: choose one of the players at the table.")
             )
-        if players == 6:
+        if seats == 6:
             # RULES.md §6: at 6 seats the dealer always sits out.
             data["dealer_sits_out"] = True
-        elif players < 5:
+        elif seats < 5:
             data["dealer_sits_out"] = False
-        data["rules"] = self.check_seats(players)
+        data["rules"] = self.check_seats(seats)
         data["name"] = checked_session_name(self)
         if not data["name"]:
             data["name"] = date_format(timezone.localtime(), "DATETIME_FORMAT")
