@@ -335,7 +335,7 @@ class ClubSheet(models.Model):
 
 
 class ClubResult(models.Model):
-    """Derived (club_results.py, in the same transaction as the change it follows): one
+    """Derived (clubs/results.py, in the same transaction as the change it follows): one
     player's result in one session the club counts, and their rating after it.
 
     Written by the write path when the session changes (writes.py) and by the club's own

@@ -2,7 +2,7 @@
 through ``clubs.writes``.
 
 The standings read only what the write path stores beside each session: one row per player
-and session (``ClubResult``, kept by ``club_results`` in the same transaction as every change
+and session (``ClubResult``, kept by ``results`` in the same transaction as every change
 to a session of the club or to the club's sessions), added up by the database for the period;
 nothing is re-scored, no hand and no session's counters are read, so the club page and the
 standings cost the same few queries, and about the same time, at any size. Definitions:

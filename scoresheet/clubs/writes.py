@@ -4,7 +4,7 @@ it counts (start, attach, detach), in the shape of a sheet's (``sheets/writes.py
 Each function is one call and one short transaction: it locks the club's row (for a write
 that touches a session too: the sheet first, then the club, the order ``writes`` takes them
 in), checks the form's key or what it was told under that lock, writes, updates the derived
-data (``club_results``), and returns what changed (``ClubChange``). A unique violation (two
+data (``results``), and returns what changed (``ClubChange``). A unique violation (two
 phones at once) is turned here into the club's own error (``ClubError``), never reaching a
 view. A session's own hands still go through ``writes``.
 
@@ -271,8 +271,8 @@ def attach(club: Club, sheet: Sheet, names) -> ClubChange:
     names = [clean_player_name(name) for name in names]
     if len(names) != sheet.seats.count():
         raise ClubError(_("Give a player for every seat of the session."))
-    keys = [player_names.key(name) for name in names]
-    if len(set(keys)) != len(keys):
+    name_keys = [player_names.key(name) for name in names]
+    if len(set(name_keys)) != len(name_keys):
         raise ClubError(_("Each seat needs a different player."))
     belongs = ClubError(_("This session already belongs to a club."))
     try:

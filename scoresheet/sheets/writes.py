@@ -249,7 +249,7 @@ class NewSheets:
         rows, played = [], []
         hands = list(hands)
         # Each hand's form key, as uuid4() makes them, from one read of the system's source.
-        keys = os.urandom(16 * len(hands))
+        random = os.urandom(16 * len(hands))
         for number, (dealt_by, hand) in enumerate(hands, start=1):
             # A hand of a backup without its dealer is dealt in turn.
             dealer = dealer if dealt_by is None else dealt_by
@@ -263,7 +263,7 @@ class NewSheets:
             counters.add(row)
             totals = tally.add(totals, row.scores)
             stored |= {
-                "key": uuid.UUID(bytes=keys[16 * number - 16 : 16 * number], version=4),
+                "key": uuid.UUID(bytes=random[16 * number - 16 : 16 * number], version=4),
                 "created": self.now,
                 "version": 1,
                 "scores": list(row.scores),
@@ -476,8 +476,8 @@ def rename(token: str, name: str, players: Sequence[str]) -> Change:
     # InvalidName is a ValueError: blank or too long.
     name = player_names.checked(name, player_names.TITLE_LENGTH)
     players = [player_names.checked(player) for player in players]
-    keys = [player_names.key(player) for player in players]
-    if len(set(keys)) != len(keys):
+    name_keys = [player_names.key(player) for player in players]
+    if len(set(name_keys)) != len(name_keys):
         raise ValueError("two players have the same name")
     with transaction.atomic():
         sheet = _locked(token)
