@@ -126,13 +126,13 @@ def main() -> int:
         from django.urls import reverse
 
         from scoresheet.clubs import results as club_results
-        from scoresheet.sessions import writes
+        from scoresheet.sheets import writes
 
         client = Client()
         views, writing = {}, {}
         for size in sizes:
             club = build_club(size, options.hands, seed=size)
-            sessions = list(club.sessions.select_related("sheet").order_by("sheet__created"))
+            sessions = list(club.club_sheets.select_related("sheet").order_by("sheet__created"))
             latest, first = sessions[-1].sheet, sessions[0].sheet
             hands = hands_to_add()
 

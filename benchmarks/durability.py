@@ -36,7 +36,7 @@ def main():
     from django.db import connection
     from django.test import Client
 
-    from scoresheet.sessions import writes
+    from scoresheet.sheets import writes
 
     settings.STORAGES = {
         **settings.STORAGES,

@@ -41,7 +41,7 @@ def build_night(players: int, rounds: int, deals: int):
     write path, as the tables' phones enter them."""
     from scoresheet.clubs import writes as club_writes
     from scoresheet.nights import writes as night_writes
-    from scoresheet.sessions import writes
+    from scoresheet.sheets import writes
 
     club = club_writes.create_club(f"Club {players}").club
     names = [f"Joueur {n:02d}" for n in range(players)]
@@ -51,8 +51,8 @@ def build_night(players: int, rounds: int, deals: int):
     for number in range(1, rounds + 1):
         if number > 1:
             night_writes.draw_round(club, night, number)
-        for table in night.tables.filter(round=number).select_related("session__sheet"):
-            sheet = table.session.sheet
+        for table in night.tables.filter(round=number).select_related("club_sheet__sheet"):
+            sheet = table.club_sheet.sheet
             for deal in range(deals):
                 writes.add_hand(sheet.token, garde(len(table.players), deal), uuid.uuid4())
     night.refresh_from_db()
@@ -73,19 +73,19 @@ def main() -> int:
         from django.urls import reverse
 
         from scoresheet.nights import ranking
-        from scoresheet.sessions import writes
+        from scoresheet.sheets import writes
 
         client = Client()
         views = {}
         for size in sizes:
             club, night = build_night(size, options.rounds, options.deals)
-            last = night.tables.filter(round=night.drawn).select_related("session__sheet")
+            last = night.tables.filter(round=night.drawn).select_related("club_sheet__sheet")
             table = last.first()
             numbers = iter(range(10**6))
 
             seats = len(table.players)
 
-            def add_hand(sheet=table.session.sheet, seats=seats, numbers=numbers):
+            def add_hand(sheet=table.club_sheet.sheet, seats=seats, numbers=numbers):
                 return writes.add_hand(sheet.token, garde(seats, next(numbers)), uuid.uuid4())
 
             args, view_args = [club.token, night.number], [club.view_token, night.number]

@@ -56,7 +56,7 @@ def build_sheet(players: int, hands: int, seed: int):
     from harness import NAMES
 
     from scoresheet import scoring
-    from scoresheet.sessions import writes
+    from scoresheet.sheets import writes
 
     rng = random.Random(seed)
     rows = []

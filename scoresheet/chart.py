@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
-from scoresheet.sheet import Sheet
+from scoresheet.numbers import signed
+from scoresheet.tally import Tally
 
-__all__ = ["STYLES", "running_totals", "signed"]
+__all__ = ["STYLES", "draw", "running_totals", "sampled"]
 
 
 def _(message: str) -> str:
@@ -62,15 +63,6 @@ MARKERS = 24
 # and the last (a phone's width has fewer pixels than a long session has hands), so the chart
 # of a 10,000-hand session weighs what a 60-hand one does (and reads 61 stored totals).
 POINTS = 60
-
-
-def signed(value: int) -> str:
-    """+318, −106, 0, with a true minus sign, as the sheet writes scores."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
 
 
 def _label(name: str, total: str) -> tuple[str, float]:
@@ -141,14 +133,14 @@ def _steps(hands: int) -> tuple[int, int]:
 
 
 def running_totals(
-    sheet: Sheet,
+    sheet: Tally,
     names: Sequence[str],
     *,
     gettext: Callable[[str], str] = str,
     id_prefix: str = "chart",
 ) -> str:
     """The SVG of each player's running total across the hands of a scored sheet."""
-    totals = (0,) * sheet.players
+    totals = (0,) * sheet.seats
     points = {0: totals}
     for row in sheet.rows:
         totals = tuple(t + s for t, s in zip(totals, row.scores, strict=True))

@@ -2,21 +2,22 @@
 and totals derived from them.
 
 The derived fields (``Hand.scores``, ``Hand.totals``, ``Sheet.hand_count``, ``Sheet.totals``,
-``Sheet.next_dealer``, ``Sheet.statistics``) are written only by ``scoresheet.sessions.writes``,
+``Sheet.next_dealer``, ``Sheet.statistics``) are written only by ``scoresheet.sheets.writes``,
 in the
 same transaction as the facts they come from, and ``manage.py rescore`` recomputes them.
 """
 
 import secrets
 import uuid
+from dataclasses import fields
+from datetime import UTC, datetime
 
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import limits, scoring
-from scoresheet import names as player_names
-from scoresheet import sheet as sheets
+from scoresheet import limits, player_names, scoring, tally
 
 
 def new_token() -> str:
@@ -27,13 +28,37 @@ def new_token() -> str:
     return token
 
 
+def local_time(moment: datetime) -> datetime:
+    """A stored moment in the server's time zone; in UTC when that would leave the calendar (a
+    date stored before imports checked it, like 9999-12-31T23:30Z): a page or an export shows
+    it, never fails on it."""
+    try:
+        return timezone.localtime(moment)
+    except (OverflowError, ValueError):
+        return moment.astimezone(UTC)
+
+
+class TokenField(models.CharField):
+    """A secret link's token, a new one for every row (``new_token``). The migrations hold it
+    as a plain unique ``CharField``: the same column, and no migration depends on this code."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs |= {"max_length": 32, "unique": True, "default": new_token, "editable": False}
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, _path, args, kwargs = super().deconstruct()
+        del kwargs["default"]
+        return name, "django.db.models.CharField", args, kwargs
+
+
 class Sheet(models.Model):
     """One session at the table: its players and, through ``hands``, everything they played."""
 
     # Two independent secrets: the link that lets its holder enter and fix hands, and the
     # read-only link for spectators and for sharing results.
-    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
-    view_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    token = TokenField()
+    view_token = TokenField()
     name = models.CharField(_("name"), max_length=player_names.TITLE_LENGTH)
     first_dealer = models.PositiveSmallIntegerField(_("first dealer"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
@@ -71,10 +96,10 @@ class Sheet(models.Model):
         """The rules every hand of this session is scored under (stored as ``to_data()``)."""
         return scoring.Rules.from_data(self.rules)
 
-    def summary(self) -> sheets.Sheet:
+    def summary(self) -> tally.Tally:
         """The totals, ranks, hand count and next dealer, as stored: no hand is read."""
-        return sheets.Sheet(
-            players=len(self.totals),
+        return tally.Tally(
+            seats=len(self.totals),
             rows=(),
             totals=tuple(self.totals),
             next_dealer=self.next_dealer,
@@ -88,7 +113,7 @@ class Seat(models.Model):
     sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     name = models.CharField(_("name"), max_length=player_names.PLAYER_LENGTH)
-    # names.key(name), computed in Python on every write: the one way names are compared.
+    # player_names.key(name), computed in Python on every write: the one way names are compared.
     key = player_names.NameKeyField()
 
     class Meta:
@@ -160,23 +185,19 @@ class Hand(models.Model):
     scores = models.JSONField(default=list, editable=False)
     totals = models.JSONField(default=list, editable=False)
 
-    # What the players entered: the fields a correction rewrites.
+    # What the players entered, the fields a correction rewrites: whether the deal was passed,
+    # and the inputs of ``scoring.Hand``, named there once (the seats are the table's, the
+    # dealer is stored apart, a fact that never moves).
     INPUTS = (
         "passed",
-        "taker",
-        "partner",
-        "contract",
-        "bouts",
-        "points",
-        "petit_au_bout",
-        "poignees",
-        "chelem",
-        "defence_chelem",
-        "miseres",
+        *(field.name for field in fields(scoring.Hand) if field.name not in ("seats", "dealer")),
     )
     # What scoring a hand reads (``scoring_hand``'s arguments after the seats): who dealt, and
     # the inputs. A long sheet is re-scored from these values, without model instances.
     SCORING = ("dealer", *INPUTS)
+    # What a club's records read of a hand (clubs/results.py): its number, who dealt, took and
+    # was called, whether it was passed, and its row.
+    RECORDED = ("number", "dealer", "taker", "partner", "passed", "scores")
 
     class Meta:
         ordering = ["number"]
@@ -190,12 +211,12 @@ class Hand(models.Model):
         """RULES.md §4: every row sums to zero."""
         return sum(self.scores) == 0
 
-    def row(self, players: int, rules: scoring.Rules) -> sheets.Row:
+    def row(self, seats: int, rules: scoring.Rules) -> tally.Row:
         """The hand's line on the sheet: its stored scores, and the breakdown that explains
         them."""
-        hand = self.to_scoring(players)
+        hand = self.to_scoring(seats)
         detail = scoring.breakdown(hand, rules) if hand is not None else None
-        return sheets.Row(self.number, self.dealer, hand, detail, tuple(self.scores))
+        return tally.Row(self.number, self.dealer, hand, detail, tuple(self.scores))
 
     def to_scoring(self, seats: int) -> scoring.Hand | None:
         """The hand for ``scoring`` at a table of ``seats``; None for a passed deal."""
@@ -212,17 +233,16 @@ class Hand(models.Model):
         An import builds its rows from these, without a model instance per hand."""
         if hand is None:
             return {**PASSED}
-        return {
+        stored = {name: getattr(hand, name) for name in Hand.INPUTS if name != "passed"}
+        # Stored as the columns hold them: text for a choice ("" for none), seats as JSON's
+        # string keys, card points a Decimal.
+        return stored | {
             "passed": False,
-            "taker": hand.taker,
-            "partner": hand.partner,
             "contract": str(hand.contract),
-            "bouts": hand.bouts,
-            "points": scoring.card_points(hand.points),
+            "points": scoring.read_card_points(hand.points),
             "petit_au_bout": str(hand.petit_au_bout or ""),
             "poignees": {str(seat): str(size) for seat, size in hand.poignees.items() if size},
             "chelem": str(hand.chelem or ""),
-            "defence_chelem": hand.defence_chelem,
             "miseres": {str(seat): count for seat, count in hand.miseres.items() if count},
         }
 
@@ -234,39 +254,18 @@ PASSED = {
 }
 
 
-def scoring_hand(
-    seats: int,
-    dealer: int,
-    passed: bool,
-    taker: int | None,
-    partner: int | None,
-    contract: str,
-    bouts: int | None,
-    points,
-    petit_au_bout: str,
-    poignees: dict,
-    chelem: str,
-    defence_chelem: bool,
-    miseres: dict,
-) -> scoring.Hand | None:
-    """The hand for ``scoring`` from a stored hand's ``Hand.SCORING`` values, at a table of
-    ``seats``; None for a passed deal."""
-    if passed:
+def scoring_hand(seats: int, *values) -> scoring.Hand | None:
+    """The hand for ``scoring`` from a stored hand's ``Hand.SCORING`` values (in that order),
+    at a table of ``seats``; None for a passed deal."""
+    hand = dict(zip(Hand.SCORING, values, strict=True))
+    if hand.pop("passed"):
         return None
-    return scoring.Hand(
-        seats=seats,
-        taker=taker,
-        contract=contract,
-        bouts=bouts,
-        points=points,
-        partner=partner,
-        petit_au_bout=petit_au_bout or None,
-        poignees={int(seat): size for seat, size in poignees.items()},
-        chelem=chelem or None,
-        defence_chelem=defence_chelem,
-        dealer=dealer,
-        miseres={int(seat): count for seat, count in miseres.items()},
-    )
+    # A choice left blank is None; JSON's string keys are seats again.
+    hand["petit_au_bout"] = hand["petit_au_bout"] or None
+    hand["chelem"] = hand["chelem"] or None
+    hand["poignees"] = {int(seat): size for seat, size in hand["poignees"].items()}
+    hand["miseres"] = {int(seat): count for seat, count in hand["miseres"].items()}
+    return scoring.Hand(seats=seats, **hand)
 
 
 # The club (issue 16): players who last beyond one evening, and standings across sessions.
@@ -276,8 +275,8 @@ class Club(models.Model):
     """A table of friends who play again and again: a roster, default house rules, and the
     sessions it holds. Reached, like a session, by two secret links of its own."""
 
-    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
-    view_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    token = TokenField()
+    view_token = TokenField()
     name = models.CharField(_("name"), max_length=player_names.TITLE_LENGTH)
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The house rules a session started from the club takes (scoring.Rules.to_data()).
@@ -306,7 +305,7 @@ class ClubPlayer(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=player_names.PLAYER_LENGTH)
-    # names.key(name): two entries of one club never share it (as the seats of a sheet).
+    # player_names.key(name): two entries of one club never share it (as the seats of a sheet).
     key = player_names.NameKeyField()
 
     class Meta:
@@ -319,15 +318,15 @@ class ClubPlayer(models.Model):
         return self.name
 
 
-class ClubSession(models.Model):
+class ClubSheet(models.Model):
     """A session the club counts: the sheet, and which roster player sat at each seat.
 
     The sheet knows nothing of it (its links never lead to the club); detaching deletes this
     row and leaves the sheet as it was.
     """
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
-    sheet = models.OneToOneField(Sheet, on_delete=models.CASCADE, related_name="club_session")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="club_sheets")
+    sheet = models.OneToOneField(Sheet, on_delete=models.CASCADE, related_name="club_sheet")
     # [ClubPlayer id, …] in seat order.
     players = models.JSONField(default=list)
 
@@ -336,7 +335,7 @@ class ClubSession(models.Model):
 
 
 class ClubResult(models.Model):
-    """Derived (club_results.py, in the same transaction as the change it follows): one
+    """Derived (clubs/results.py, in the same transaction as the change it follows): one
     player's result in one session the club counts, and their rating after it.
 
     Written by the write path when the session changes (writes.py) and by the club's own
@@ -345,7 +344,7 @@ class ClubResult(models.Model):
     """
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    session = models.ForeignKey(ClubSession, on_delete=models.CASCADE, related_name="results")
+    club_sheet = models.ForeignKey(ClubSheet, on_delete=models.CASCADE, related_name="results")
     player = models.ForeignKey(ClubPlayer, on_delete=models.CASCADE, related_name="results")
     seat = models.PositiveSmallIntegerField()
     # The session's date (its sheet's ``created``): the periods and the rating's order.
@@ -370,7 +369,7 @@ class ClubResult(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["session", "seat"], name="club_result_seat_unique"),
+            models.UniqueConstraint(fields=["club_sheet", "seat"], name="club_result_seat_unique"),
         ]
         indexes = [
             models.Index(fields=["club", "played"], name="club_result_played"),
@@ -378,7 +377,7 @@ class ClubResult(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.session_id}:{self.seat}"
+        return f"{self.club_sheet_id}:{self.seat}"
 
 
 class SpentKey(models.Model):
@@ -472,8 +471,8 @@ class NightTable(models.Model):
     table = models.PositiveSmallIntegerField()
     # [ClubPlayer id, …] in seat order, as drawn.
     players = models.JSONField(default=list)
-    session = models.OneToOneField(
-        ClubSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="night_table"
+    club_sheet = models.OneToOneField(
+        ClubSheet, null=True, blank=True, on_delete=models.SET_NULL, related_name="night_table"
     )
 
     class Meta:

@@ -34,9 +34,9 @@ __all__ = [
     "Problem",
     "Rules",
     "breakdown",
-    "card_points",
     "check_rules",
     "next_dealer",
+    "read_card_points",
     "result",
     "round_diff",
     "score",
@@ -100,9 +100,9 @@ DEFENCE_CHELEM = 200
 # 21 trumps and the excuse.
 TRUMPS = 22
 TOTAL_POINTS = 91
-# A bout counts 4.5, or 4 for the excuse kept by the defence in a chelem (FFT).
+# A bout counts 4.5, or 4 for the excuse kept by the defence in a chelem (FFT): each bout the
+# attack holds, or leaves the defence, is at least 4 of its card points.
 BOUT_MIN_POINTS = 4
-BOUT_POINTS = Decimal("4.5")
 
 # The house rules' choices (RULES.md §6), the FFT's first.
 POIGNEE_VALUES: Mapping[str, Mapping[str, int]] = _frozen(
@@ -269,6 +269,14 @@ class Rules:
             words.append(_("Dealer sits out"))
         return words
 
+    def in_words(self, gettext: Callable[[str], str] = str) -> str:
+        """ "FFT", or the house rules in words (``describe``) in the language ``gettext``
+        gives, as a sheet shows them."""
+        if self.is_fft:
+            return "FFT"
+        # A no-break space before each "·": a line may end with one, never begin with one.
+        return "\u00a0· ".join(gettext(words) for words in self.describe())
+
 
 FFT = Rules()
 
@@ -402,7 +410,7 @@ def _as_int(value: object) -> int | None:
     return None
 
 
-def card_points(value: object) -> Decimal | None:
+def read_card_points(value: object) -> Decimal | None:
     """Card points as a Decimal (49, 40.5), or None when ``value`` is not a number of card
     points. The one parser of the form, the preview and the import.
 
@@ -427,7 +435,7 @@ def card_points(value: object) -> Decimal | None:
 
 
 def _as_decimal(value: object) -> Decimal | None:
-    """card_points' first step: a finite Decimal from a number or strictly read text."""
+    """read_card_points' first step: a finite Decimal from a number or strictly read text."""
     if isinstance(value, bool):
         return None
     if isinstance(value, str):
@@ -456,7 +464,7 @@ def _points_text(text: str) -> str | None:
     return f"{whole or 0}.{decimals or 0}"
 
 
-# card_points' steps: a whole number, one decimal, six at most.
+# read_card_points' steps: a whole number, one decimal, six at most.
 _STEPS = (Decimal(1), Decimal("0.1"), Decimal("0.000001"))
 
 
@@ -609,7 +617,7 @@ def _check_bouts(given: object, bad: Callable) -> int | None:
 def _check_points(given: object, bouts: int | None, players: int, bad: Callable):
     """The attack's card points: 0 to 91, in half points but at 4 players, and within what
     its bouts allow (a bout counts at least 4); None when they are not."""
-    points = card_points(given)
+    points = read_card_points(given)
     if points is None:
         bad("points", _("Points: enter a number of card points."))
     elif not 0 <= points <= TOTAL_POINTS:
@@ -845,7 +853,7 @@ def result(bouts: int, points: int | float | Decimal | str) -> tuple[bool, int]:
     exactly the target is made; the half point goes to the winning camp). The difference is
     before any house rounding, as ``Breakdown.diff``."""
     target = TARGETS[bouts]
-    points = card_points(points)
+    points = read_card_points(points)
     return points >= target, math.ceil(abs(points - target))
 
 

@@ -1,6 +1,6 @@
 """A session's statistics, per player and for the table, from its scored sheet in one pass.
 
-Pure Python like ``scoring`` and ``sheet``: no Django import, no I/O. The definitions:
+Pure Python like ``scoring`` and ``tally``: no Django import, no I/O. The definitions:
 
 - **Attack** is the taker and, at 5 players, the called partner; every other player in the
   hand is a **defender**. A dealer who sits out the hand (RULES.md §6) is neither, and the
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from scoresheet.scoring import Camp, Chelem, Contract, Poignee
-from scoresheet.sheet import Row
+from scoresheet.tally import Row
 
 __all__ = [
     "BiggestHand",
@@ -37,6 +37,7 @@ __all__ = [
     "Counters",
     "PlayerStats",
     "PoigneeCount",
+    "SeatCounts",
     "Statistics",
     "Streak",
 ]
@@ -215,7 +216,7 @@ def _seat(value: object) -> int | None:
     return int(value)
 
 
-class _Tally:
+class SeatCounts:
     """One player's counters while the rows go by."""
 
     def __init__(self, seat: int) -> None:
@@ -242,24 +243,24 @@ class _Tally:
         return data
 
     @classmethod
-    def from_data(cls, seat: int, data: dict) -> _Tally:
-        tally = cls(seat)
+    def from_data(cls, seat: int, data: dict) -> SeatCounts:
+        counts = cls(seat)
         for name, value in data.items():
             if name == "best":
-                tally.best = Streak(seat, *value)
+                counts.best = Streak(seat, *value)
             elif isinstance(value, dict):
-                setattr(tally, name, Counter(value))
+                setattr(counts, name, Counter(value))
             else:
-                setattr(tally, name, value)
-        return tally
+                setattr(counts, name, value)
+        return counts
 
 
 class Counters:
     """The statistics' running counters: ``add`` folds in one more row, so a new hand updates
     them without reading the others. ``to_data`` and ``from_data`` store them as JSON."""
 
-    def __init__(self, players: int) -> None:
-        self.tallies = [_Tally(seat) for seat in range(players)]
+    def __init__(self, seats: int) -> None:
+        self.seats = [SeatCounts(seat) for seat in range(seats)]
         self.contracts = Counter()
         self.hands = 0
         self.passed = 0
@@ -271,7 +272,7 @@ class Counters:
         if row.passed:
             self.passed += 1
             return
-        tallies = self.tallies
+        seats = self.seats
         hand, detail = row.hand, row.breakdown
         taker, partner = _seat(hand.taker), _seat(hand.partner)
         contract = Contract(hand.contract)
@@ -290,9 +291,9 @@ class Counters:
             )
         for seat, size in hand.poignees.items():
             if size:
-                tallies[_seat(seat)].poignees[Poignee(size)] += 1
+                seats[_seat(seat)].poignees[Poignee(size)] += 1
 
-        for seat, (tally, score) in enumerate(zip(tallies, row.scores, strict=True)):
+        for seat, (counts, score) in enumerate(zip(seats, row.scores, strict=True)):
             if seat == detail.sitting_out:
                 # RULES.md §6: the dealer sat this hand out; it counts for nothing, as a
                 # passed deal does.
@@ -300,31 +301,31 @@ class Counters:
             attack = seat in (taker, partner)
             camp = Camp.ATTACK if attack else Camp.DEFENCE
             if seat == taker:
-                tally.taken[contract] += 1
-                tally.made[contract] += detail.made
-                tally.taker_total += score
+                counts.taken[contract] += 1
+                counts.made[contract] += detail.made
+                counts.taker_total += score
             elif seat == partner:
-                tally.called += 1
+                counts.called += 1
             else:
-                tally.defended += 1
-                tally.defender_total += score
+                counts.defended += 1
+                counts.defender_total += score
             if petit is not None:
-                tally.petits_won += petit == camp
-                tally.petits_lost += petit != camp
+                counts.petits_won += petit == camp
+                counts.petits_lost += petit != camp
             if attack:
-                tally.chelems_made += chelem in MADE_CHELEMS
-                tally.chelems_failed += chelem == Chelem.ANNOUNCED_FAILED
+                counts.chelems_made += chelem in MADE_CHELEMS
+                counts.chelems_failed += chelem == Chelem.ANNOUNCED_FAILED
             else:
-                tally.defence_chelems += hand.defence_chelem
+                counts.defence_chelems += hand.defence_chelem
 
             if score > 0:
-                if not tally.run:
-                    tally.run_first = row.number
-                tally.run += 1
-                if tally.run > tally.best.length:
-                    tally.best = Streak(seat, tally.run, tally.run_first, row.number)
+                if not counts.run:
+                    counts.run_first = row.number
+                counts.run += 1
+                if counts.run > counts.best.length:
+                    counts.best = Streak(seat, counts.run, counts.run_first, row.number)
             else:
-                tally.run = 0
+                counts.run = 0
 
     def to_data(self) -> dict:
         biggest = None
@@ -332,7 +333,7 @@ class Counters:
             biggest = dict(vars(self.biggest))
             biggest["scores"] = list(self.biggest.scores)
         return {
-            "players": [tally.to_data() for tally in self.tallies],
+            "players": [counts.to_data() for counts in self.seats],
             "contracts": dict(self.contracts),
             "hands": self.hands,
             "passed": self.passed,
@@ -340,13 +341,13 @@ class Counters:
         }
 
     @classmethod
-    def from_data(cls, data: dict, players: int) -> Counters:
+    def from_data(cls, data: dict, seats: int) -> Counters:
         """The counters ``to_data`` stored; empty ones for an empty ``data``."""
-        counters = cls(players)
+        counters = cls(seats)
         if not data:
             return counters
-        counters.tallies = [
-            _Tally.from_data(seat, tally) for seat, tally in enumerate(data["players"])
+        counters.seats = [
+            SeatCounts.from_data(seat, counts) for seat, counts in enumerate(data["players"])
         ]
         counters.contracts = Counter(data["contracts"])
         counters.hands = data["hands"]
@@ -360,32 +361,32 @@ class Counters:
 
     def statistics(self, totals: tuple[int, ...]) -> Statistics:
         """The statistics once every row is counted; ``totals`` are the sheet's."""
-        tallies = self.tallies
+        seats = self.seats
         players = tuple(
             PlayerStats(
                 seat=seat,
                 total=totals[seat],
-                taken=sum(tally.taken.values()),
-                made=sum(tally.made.values()),
+                taken=sum(counts.taken.values()),
+                made=sum(counts.made.values()),
                 by_contract=tuple(
-                    ContractRecord(contract, tally.taken[contract], tally.made[contract])
+                    ContractRecord(contract, counts.taken[contract], counts.made[contract])
                     for contract in Contract
                 ),
-                taker_total=tally.taker_total,
-                defended=tally.defended,
-                defender_total=tally.defender_total,
-                called=tally.called,
-                petits_won=tally.petits_won,
-                petits_lost=tally.petits_lost,
-                poignees=tuple(PoigneeCount(size, tally.poignees[size]) for size in Poignee),
-                chelems_made=tally.chelems_made,
-                chelems_failed=tally.chelems_failed,
-                defence_chelems=tally.defence_chelems,
-                best_streak=tally.best.length,
+                taker_total=counts.taker_total,
+                defended=counts.defended,
+                defender_total=counts.defender_total,
+                called=counts.called,
+                petits_won=counts.petits_won,
+                petits_lost=counts.petits_lost,
+                poignees=tuple(PoigneeCount(size, counts.poignees[size]) for size in Poignee),
+                chelems_made=counts.chelems_made,
+                chelems_failed=counts.chelems_failed,
+                defence_chelems=counts.defence_chelems,
+                best_streak=counts.best.length,
             )
-            for seat, tally in enumerate(tallies)
+            for seat, counts in enumerate(seats)
         )
-        longest = max((tally.best.length for tally in tallies), default=0)
+        longest = max((counts.best.length for counts in seats), default=0)
         return Statistics(
             players=players,
             hands=self.hands,
@@ -394,5 +395,5 @@ class Counters:
                 ContractCount(contract, self.contracts[contract]) for contract in Contract
             ),
             biggest=self.biggest,
-            streaks=tuple(t.best for t in tallies if longest and t.best.length == longest),
+            streaks=tuple(t.best for t in seats if longest and t.best.length == longest),
         )

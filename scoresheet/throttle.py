@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.cache.backends.db import DatabaseCache
 from django.db import connections, router, transaction
 from django.shortcuts import render
+from django_htmx.http import reswap, retarget
 from django_ratelimit.core import get_usage
 
 
@@ -83,9 +84,8 @@ def too_many_requests(request, retry_after: int):
     """The 429 answer: a message htmx puts above the page (the form keeps what was typed), or
     a small page."""
     if getattr(request, "htmx", False):
-        response = render(request, "_rate_limited.html", status=429)
-        response["HX-Retarget"] = "#main"
-        response["HX-Reswap"] = "afterbegin"
+        response = retarget(render(request, "_rate_limited.html", status=429), "#main")
+        reswap(response, "afterbegin")
     else:
         response = render(request, "429.html", status=429)
     response["Retry-After"] = str(retry_after)

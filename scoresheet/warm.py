@@ -83,7 +83,7 @@ def compile_templates() -> int:
         for directory in engine.template_dirs:
             root = Path(directory)
             if not root.is_relative_to(settings.BASE_DIR):
-                continue  # Django's admin and other packages': rarely asked, and many.
+                continue  # Other packages': rarely asked, and many.
             for path in sorted(root.rglob("*.html")):
                 engine.get_template(path.relative_to(root).as_posix())
                 count += 1

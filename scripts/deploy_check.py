@@ -253,7 +253,7 @@ def random_hand(rng: random.Random):
 
 
 def new_sheet(name: str):
-    from scoresheet.sessions import writes
+    from scoresheet.sheets import writes
 
     return writes.create_sheet(name, NAMES, 0)
 

@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import translation
 from hypothesis import settings
 
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 ROOT = Path(__file__).resolve().parent.parent
 

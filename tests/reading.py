@@ -7,21 +7,21 @@ import uuid
 from django.conf import settings
 from django.db import connection
 
-from scoresheet import sheet as sheets
-from scoresheet.sessions import writes
+from scoresheet import tally
+from scoresheet.sheets import writes
 
 
-def rescored(sheet) -> sheets.Sheet:
+def rescored(sheet) -> tally.Tally:
     """The sheet scored afresh from its stored inputs (dealers, hands), ignoring every stored
     score: what the stored rows and totals must equal."""
     names = list(sheet.seats.values_list("name", flat=True))
     hands = list(sheet.hands.order_by("number"))
     dealt = [(hand.dealer, hand.to_scoring(len(names))) for hand in hands]
-    replayed = list(sheets.replay(len(names), dealt, sheet.game_rules))
+    replayed = list(tally.replay(len(names), dealt, sheet.game_rules))
     totals = replayed[-1][1] if replayed else (0,) * len(names)
     next_dealer = (hands[-1].dealer + 1) % len(names) if hands else sheet.first_dealer
-    return sheets.Sheet(
-        players=len(names),
+    return tally.Tally(
+        seats=len(names),
         rows=tuple(row for row, _totals in replayed),
         totals=totals,
         next_dealer=next_dealer,

@@ -1,41 +1,41 @@
 """Whole sheets scored in memory, for the tests: the engine's rows and totals for a list of
 hands dealt in turn, and their statistics in one pass (the app itself scores hand by hand as
-they are written, ``sheet.replay``, and keeps its statistics with ``stats.Counters``)."""
+they are written, ``tally.replay``, and keeps its statistics with ``stats.Counters``)."""
 
 from collections.abc import Iterable, Iterator
 
 from scoresheet import scoring
-from scoresheet.sheet import Row, Sheet, dealer, replay
 from scoresheet.stats import Counters, Statistics
+from scoresheet.tally import Row, Tally, dealer, replay
 
 
 def scored_rows(
-    players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]
+    seats: int, first_dealer: int, hands: Iterable[scoring.Hand | None]
 ) -> Iterator[tuple[Row, tuple[int, ...]]]:
     """``replay`` for hands dealt in turn from ``first_dealer``."""
     dealt = (
-        (dealer(first_dealer, number, players), hand) for number, hand in enumerate(hands, start=1)
+        (dealer(first_dealer, number, seats), hand) for number, hand in enumerate(hands, start=1)
     )
-    return replay(players, dealt)
+    return replay(seats, dealt)
 
 
-def build(players: int, first_dealer: int, hands: Iterable[scoring.Hand | None]) -> Sheet:
+def build(seats: int, first_dealer: int, hands: Iterable[scoring.Hand | None]) -> Tally:
     """Score every hand in play order (None is a passed deal) and keep the running totals."""
-    rows, totals = [], (0,) * players
-    for scored, totals in scored_rows(players, first_dealer, hands):  # noqa: B007
+    rows, totals = [], (0,) * seats
+    for scored, totals in scored_rows(seats, first_dealer, hands):  # noqa: B007
         rows.append(scored)
-    return Sheet(
-        players=players,
+    return Tally(
+        seats=seats,
         rows=tuple(rows),
         totals=totals,
-        next_dealer=dealer(first_dealer, len(rows) + 1, players),
+        next_dealer=dealer(first_dealer, len(rows) + 1, seats),
         count=len(rows),
     )
 
 
-def statistics(sheet: Sheet) -> Statistics:
+def statistics(sheet: Tally) -> Statistics:
     """Every statistic of a scored session (``build``), in one pass over its rows."""
-    counters = Counters(sheet.players)
+    counters = Counters(sheet.seats)
     for row in sheet.rows:
         counters.add(row)
     return counters.statistics(sheet.totals)

@@ -1,4 +1,4 @@
-"""After the game (scoresheet/sessions/after_views.py): the summary page under both links, its
+"""After the game (scoresheet/sheets/after_views.py): the summary page under both links, its
 picture's
 caching, the Open Graph tags (read-only pages only, never the full token), the printed sheet."""
 
@@ -15,7 +15,7 @@ from PIL import Image
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
 from scoresheet.scoring import Hand
-from scoresheet.sessions import summary_image, writes
+from scoresheet.sheets import summary_image, writes
 
 pytestmark = pytest.mark.django_db
 META = re.compile(r'<meta (?:property|name)="((?:og|twitter):[^"]+)" content="([^"]*)">')

@@ -13,8 +13,8 @@ from django.utils import timezone, translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import bulk, limits, scoring
-from scoresheet.files import csv_text, filenames, session_csv
+from scoresheet import bulk, filenames, limits, scoring
+from scoresheet.files import csv_text, session_csv
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Hand, Seat, Sheet
 from tests.reading import rescored, store

@@ -30,12 +30,12 @@ from pathlib import Path
 import django; django.setup()
 from scoresheet import scoring
 from scoresheet.clubs import writes as club_writes
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 stop = Path(sys.argv[1])
 sheet = writes.create_sheet("Vendredi", ["Ana", "Ben", "Chloé", "Dan"], 0)
 club = club_writes.create_club("Jeudi").club
-table = club_writes.start_session(club, "Jeudi", ["Ana", "Ben", "Chloé", "Dan", "Élise"], 0).sheet
+table = club_writes.start_sheet(club, "Jeudi", ["Ana", "Ben", "Chloé", "Dan", "Élise"], 0).sheet
 print("ready", flush=True)
 for n in range(20_000):
     if stop.exists():

@@ -11,10 +11,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from scoresheet import limits, scoring
+from scoresheet.filenames import attachment
 from scoresheet.files import session_backup as backup
-from scoresheet.files.filenames import attachment
+from scoresheet.files.forms import ImportForm
 from scoresheet.models import Hand, Seat, Sheet
-from scoresheet.sessions.forms import ImportForm
 from tests.reading import rescored, store
 
 pytestmark = pytest.mark.django_db

@@ -21,7 +21,7 @@ from scoresheet.files import club_backup
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Club, NightTable, Sheet
 from scoresheet.nights import writes as night_writes
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.conftest import BACKUPS
 from tests.reading import store, table_rows
 from tests.test_clubs import club  # noqa: F401  (the fixture)
@@ -67,7 +67,7 @@ def valid() -> dict:
 
 def test_a_valid_backup_restores():
     restored = club_backup.load(json.dumps(valid()))
-    assert restored.sessions.count() == 2
+    assert restored.club_sheets.count() == 2
     assert restored.players.count() == 5
 
 
@@ -108,7 +108,7 @@ def test_not_json_or_not_utf8(data, message):
 
 
 def test_a_sessions_backup_is_sent_to_the_home_page(club):  # noqa: F811
-    sheet = club.sessions.first().sheet
+    sheet = club.club_sheets.first().sheet
     with pytest.raises(backup.BackupError, match="backup of one session, not of a club"):
         club_backup.load(backup.dumps(backup.dump(sheet)))
 
@@ -161,13 +161,13 @@ def test_an_import_stores_what_the_write_path_would():
     full re-scoring of its hands gives."""
     restored = club_backup.load(json.dumps(club_data(5, 7)))
     assert not club_results.recount(restored)
-    sheets = [session.sheet for session in restored.sessions.select_related("sheet")]
+    sheets = [session.sheet for session in restored.club_sheets.select_related("sheet")]
     assert len(sheets) == 5
     for sheet in sheets:
         assert sheet.hand_count == 7
         assert not writes.rescore(sheet)
     # The rating's order: the sessions' dates, those of one evening in the file's order.
-    order = restored.sessions.order_by("sheet__created", "id").values_list("sheet__name")
+    order = restored.club_sheets.order_by("sheet__created", "id").values_list("sheet__name")
     assert [name for (name,) in order] == [f"Soirée {n}" for n in (3, 1, 2, 4, 0)]
 
 
@@ -207,7 +207,7 @@ def night_backup() -> dict:
     stored = club_writes.create_club("Le jeudi", players=EIGHT).club
     night = night_writes.create_night(stored, "Vendredi", date(2026, 12, 4), EIGHT, 3, 2).night
     night_writes.draw_round(stored, night, 2)
-    sheet = night.tables.get(round=1, table=1).session.sheet
+    sheet = night.tables.get(round=1, table=1).club_sheet.sheet
     store(sheet, scoring.Hand(4, 0, "garde", 2, 56))
     return club_backup.dump(stored)
 

@@ -25,7 +25,7 @@ from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import writes as club_writes
 from scoresheet.files import club_backup
 from scoresheet.models import ClubResult, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.test_writes import hands_or_passes, rules_for
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def expected_standings(club) -> dict:
     names = {p.pk: p.name for p in club.players.all()}
     found = {name: [0, 0, 0, None] for name in names.values()}
     ratings = {}
-    for session in club.sessions.select_related("sheet").order_by("sheet__created", "id"):
+    for session in club.club_sheets.select_related("sheet").order_by("sheet__created", "id"):
         sheet = session.sheet
         totals = sheet.totals
         players = [names[pk] for pk in session.players]
@@ -143,7 +143,7 @@ class ClubChanges(RuleBasedStateMachine):
     @rule(data=st.data())
     def detach(self, data):
         sheet = self.pick(data)
-        club_writes.detach(self.club, sheet.club_session.pk)
+        club_writes.detach(self.club, sheet.club_sheet.pk)
         self.sheets.remove(sheet)
 
     @precondition(lambda self: self.club.players.count() > 1)
@@ -180,7 +180,7 @@ class ClubChanges(RuleBasedStateMachine):
             }
 
         assert lines(restored) == lines(self.club)
-        Sheet.objects.filter(club_session__club=restored).delete()
+        Sheet.objects.filter(club_sheet__club=restored).delete()
         restored.delete()
 
     @invariant()
@@ -206,7 +206,7 @@ class ClubChanges(RuleBasedStateMachine):
         theirs)."""
         for player in self.club.players.all():
             scores, partners = [], {}
-            sessions = [s for s in self.club.sessions.all() if player.pk in s.players]
+            sessions = [s for s in self.club.club_sheets.all() if player.pk in s.players]
             for session in sessions:
                 seat = session.players.index(player.pk)
                 rules = session.sheet.game_rules
@@ -263,6 +263,23 @@ def test_a_hand_in_an_earlier_session_re_rates_the_later_ones():
     assert after["Ben"] > before["Ben"]
     assert after["Ana"] < before["Ana"]
     assert not club_results.recount(club)
+
+
+def test_a_sheets_write_reaches_its_club_through_what_the_app_registers(monkeypatch):
+    """The sheets' write path knows nothing of clubs: the app registers the club's results
+    with it when it is ready (apps.py), and they follow each change in its transaction;
+    without that, a hand added to a club's session leaves the club's results behind."""
+    assert club_results.sheet_changed in writes._AFTER_CHANGE
+    club = club_writes.create_club("Jeudi").club
+    sheet = played(club, ["Ana", "Ben", "Chloé"], 0, [])
+    writes.add_hand(sheet.token, scoring.Hand(3, 0, "garde", 2, 49), uuid.uuid4())
+    # Garde made by 8 at 3 players: (25 + 8) × 2 = 66 a defender, +132 for Ana.
+    assert {r.player.name: r.points for r in clubs.standings(club).rows}["Ana"] == 132
+    monkeypatch.setattr(writes, "_AFTER_CHANGE", [])
+    writes.add_hand(sheet.token, scoring.Hand(3, 0, "garde", 2, 49), uuid.uuid4())
+    assert {r.player.name: r.points for r in clubs.standings(club).rows}["Ana"] == 132
+    assert club_results.recount(club)
+    assert {r.player.name: r.points for r in clubs.standings(club).rows}["Ana"] == 264
 
 
 def test_a_period_shows_the_rating_at_its_end():

@@ -18,7 +18,7 @@ from scoresheet import limits, scoring
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Club, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.conftest import BACKUPS
 from tests.test_club_backup import valid
 from tests.test_clubs import club as worked_club  # noqa: F401  (a fixture: the worked club)
@@ -81,10 +81,10 @@ def test_read_only_link_shows_and_changes_nothing(client):
     assert club.token not in body
     for path in ("new/", "players/", "attach/"):
         assert client.get(f"/cv/{club.view_token}/{path}").status_code == 404
-    session = club.sessions.first()
+    session = club.club_sheets.first()
     response = client.post(f"/cv/{club.view_token}/sessions/{session.pk}/detach/")
     assert response.status_code == 404
-    assert club.sessions.count() == 2
+    assert club.club_sheets.count() == 2
     # Its sessions open read-only.
     assert session.sheet.get_view_url() in body
     assert session.sheet.get_absolute_url() not in body
@@ -110,7 +110,7 @@ def test_attach_matches_seats_by_name_and_confirms(client):
     shown = client.post(url, {"session": "https://example.org" + sheet.get_absolute_url()})
     body = shown.content.decode()
     assert 'name="seat_0" value="Ana"' in body
-    assert not club.sessions.exists()
+    assert not club.club_sheets.exists()
     assert client.post(url, {"session": sheet.get_view_url()}).status_code == 200
     response = client.post(
         url,
@@ -123,16 +123,16 @@ def test_attach_matches_seats_by_name_and_confirms(client):
         },
     )
     assert response.status_code == 302
-    assert club.sessions.get().sheet == sheet
-    detach = f"/c/{club.token}/sessions/{club.sessions.get().pk}/detach/"
+    assert club.club_sheets.get().sheet == sheet
+    detach = f"/c/{club.token}/sessions/{club.club_sheets.get().pk}/detach/"
     client.post(detach)
-    assert not club.sessions.exists()
+    assert not club.club_sheets.exists()
     assert Sheet.objects.filter(pk=sheet.pk).exists()
 
 
 def test_standings_csv(client):
     club = club_writes.create_club("Maison").club
-    sheet = club_writes.start_session(club, "S", ["=Ana", "Ben", "Chloé", "Dan"], 0).sheet
+    sheet = club_writes.start_sheet(club, "S", ["=Ana", "Ben", "Chloé", "Dan"], 0).sheet
     writes.add_hand(sheet.token, scoring.Hand(4, 0, "garde", 2, 51), uuid.uuid4())
     response = client.get(f"/cv/{club.view_token}/standings.csv")
     text = b"".join(response.streaming_content).decode("utf-8")
@@ -168,7 +168,7 @@ def test_club_pages_read_a_constant_number_of_queries(client, name):
     for size in (3, 25):
         club = club_of(size)
         token = club.view_token if name.startswith("view") else club.token
-        sheet = club.sessions.order_by("sheet__created").first().sheet
+        sheet = club.club_sheets.order_by("sheet__created").first().sheet
         writes.add_hand(sheet.token, scoring.Hand(4, 1, "garde", 2, 51), uuid.uuid4())
         for _cold_then_warm in range(2):
             with CaptureQueriesContext(connection) as captured:
@@ -299,7 +299,7 @@ def test_import_a_club_backup_from_the_page(client, worked_club):  # noqa: F811
     assert response["Location"] == restored.get_absolute_url()
     assert restored.token != club.token
     assert restored.name == "Le jeudi"
-    assert restored.sessions.count() == 3
+    assert restored.club_sheets.count() == 3
     assert restored.players.count() == 6
     home = client.get("/").content.decode()
     assert restored.get_absolute_url() in home
@@ -400,7 +400,7 @@ def test_change_the_name_and_default_rules(client, worked_club):  # noqa: F811
     page = client.get(url).content.decode()
     assert 'value="Le jeudi"' in page
     assert "only the sessions started afterwards" in page
-    before = [(s.sheet.game_rules, s.sheet.totals) for s in club.sessions.order_by("pk")]
+    before = [(s.sheet.game_rules, s.sheet.totals) for s in club.club_sheets.order_by("pk")]
     response = client.post(url, {"name": " Le vendredi ", "rounding": "10", "misere": "10"})
     assert response.status_code == 302
     assert response["Location"] == club.get_absolute_url()
@@ -408,7 +408,7 @@ def test_change_the_name_and_default_rules(client, worked_club):  # noqa: F811
     assert club.name == "Le vendredi"
     assert club.game_rules == scoring.Rules(rounding=10, misere=10)
     # The sessions already played keep their rules and totals (RULES.md: a session's rules).
-    after = [(s.sheet.game_rules, s.sheet.totals) for s in club.sessions.order_by("pk")]
+    after = [(s.sheet.game_rules, s.sheet.totals) for s in club.club_sheets.order_by("pk")]
     assert after == before
     # A session started afterwards takes the new rules.
     new_session = client.get(f"/c/{club.token}/new/").content.decode()

@@ -15,7 +15,7 @@ from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import views as club_views
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
 PARIS = ZoneInfo("Europe/Paris")
@@ -82,7 +82,7 @@ def lines(result):
 
 
 def test_the_sheets_hold_the_worked_totals(club):
-    totals = [s.sheet.totals for s in club.sessions.order_by("sheet__created")]
+    totals = [s.sheet.totals for s in club.club_sheets.order_by("sheet__created")]
     assert totals == [
         [245, -175, -35, -35],
         [35, 140, 105, -210, -35, -35],
@@ -118,7 +118,7 @@ def test_all_time_standings(club):
 
 
 def test_the_dealer_sitting_out_plays_fewer_hands(club):
-    sheet = club.sessions.get(sheet__seats__name="Fanny").sheet
+    sheet = club.club_sheets.get(sheet__seats__name="Fanny").sheet
     assert sheet.hand_count == 2
     found = lines(
         clubs.standings(club, clubs.Period("range", date(2026, 2, 1), date(2026, 2, 28)))
@@ -293,14 +293,14 @@ def test_roster_names_are_unique_by_key(club):
         club_writes.add_player(club, "\u200b ")
 
 
-def test_start_session_takes_the_club_rules_and_adds_new_names():
+def test_start_sheet_takes_the_club_rules_and_adds_new_names():
     club = club_writes.create_club(
         "Maison", scoring.Rules(rounding=5), players=["Ana", "Ben"]
     ).club
-    sheet = club_writes.start_session(club, "Lundi", ["ANA", "Ben", "Chloé"], 0).sheet
+    sheet = club_writes.start_sheet(club, "Lundi", ["ANA", "Ben", "Chloé"], 0).sheet
     assert sheet.game_rules == scoring.Rules(rounding=5)
     assert sorted(club.players.values_list("name", flat=True)) == ["Ana", "Ben", "Chloé"]
-    assert club.sessions.get().players == [
+    assert club.club_sheets.get().players == [
         club.players.get(name=n).pk for n in ("Ana", "Ben", "Chloé")
     ]
 
@@ -321,8 +321,8 @@ def test_attach_and_detach():
     other = club_writes.create_club("Autre").club
     with pytest.raises(clubs.ClubError, match="already belongs"):
         club_writes.attach(other, sheet, ["Ana", "Ben", "Chloé"])
-    club_writes.detach(club, club.sessions.get().pk)
-    assert not club.sessions.exists()
+    club_writes.detach(club, club.club_sheets.get().pk)
+    assert not club.club_sheets.exists()
     sheet.refresh_from_db()
     assert sheet.name == "Hier"
 
@@ -375,7 +375,7 @@ def test_standings_read_a_constant_number_of_queries():
 
 def test_stored_standings_follow_a_changed_session(club):
     before = lines(clubs.standings(club))["Chloé"].points
-    sheet = club.sessions.get(sheet__seats__name="Fanny").sheet
+    sheet = club.club_sheets.get(sheet__seats__name="Fanny").sheet
     # Chloé takes a garde made by 10 at 5 players (dealer Chloé? no: the rotation's dealer).
     change = writes.undo(sheet.token, sheet.hands.order_by("-number").first().key)
     assert change.done

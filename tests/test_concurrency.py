@@ -20,8 +20,8 @@ from django.urls import reverse
 from scoresheet import scoring
 from scoresheet.clubs import results as club_results
 from scoresheet.clubs import writes as club_writes
-from scoresheet.models import Club, ClubPlayer, ClubSession, Hand, Sheet
-from scoresheet.sessions import writes
+from scoresheet.models import Club, ClubPlayer, ClubSheet, Hand, Sheet
+from scoresheet.sheets import writes
 from tests.reading import totals_of
 
 GARDE = {"taker": "0", "contract": "garde", "bouts": "2", "points": "49"}
@@ -122,8 +122,8 @@ def test_two_tables_of_one_club_saving_at_once(concurrent_db):
     while the newer one saves: every hand is kept and the club's stored results are what a
     recount from scratch gives."""
     club = club_writes.create_club("Jeudi").club
-    older = club_writes.start_session(club, "Mardi", ["Ana", "Ben", "Chloé", "Dan"], 0).sheet
-    newer = club_writes.start_session(club, "Jeudi", ["Ana", "Ben", "Élise", "Fanny"], 0).sheet
+    older = club_writes.start_sheet(club, "Mardi", ["Ana", "Ben", "Chloé", "Dan"], 0).sheet
+    newer = club_writes.start_sheet(club, "Jeudi", ["Ana", "Ben", "Élise", "Fanny"], 0).sheet
     for taker in range(4):
         taken = {**GARDE, "taker": str(taker)}
         statuses = at_once(
@@ -155,7 +155,7 @@ def new_players(club, names, key=None):
     return lambda: post(f"/c/{club.token}/new/", data)
 
 
-def test_two_club_sessions_started_at_once_with_one_new_name(concurrent_db):
+def test_two_club_sheets_started_at_once_with_one_new_name(concurrent_db):
     """Both sessions start; the new name joins the roster once, and both seats are that one
     player (it was a 500 on PostgreSQL every time: the roster looked up, then created)."""
     club = club_writes.create_club("Jeudi", players=["Ana", "Ben"]).club
@@ -166,7 +166,7 @@ def test_two_club_sessions_started_at_once_with_one_new_name(concurrent_db):
     zoe = ClubPlayer.objects.get(club=club, key="zoé")
     assert zoe.name in ("Zoé", "ZOÉ")
     assert club.players.count() == 3
-    assert sorted(s.players[2] for s in ClubSession.objects.filter(club=club)) == [zoe.pk] * 2
+    assert sorted(s.players[2] for s in ClubSheet.objects.filter(club=club)) == [zoe.pk] * 2
     assert not club_results.recount(club)
 
 
@@ -221,7 +221,7 @@ def test_a_merge_and_a_rename_of_the_same_player_at_once(concurrent_db):
     if renamed == 200:
         assert "That player is not one of the club&#x27;s players." in page
     assert sorted(club.players.values_list("name", flat=True)) == ["Ana", "Ben", "Chloé"]
-    assert ClubSession.objects.get(sheet=sheet).players[1] == ben.pk
+    assert ClubSheet.objects.get(sheet=sheet).players[1] == ben.pk
     assert not club_results.recount(club)
 
 
@@ -241,7 +241,7 @@ def test_one_session_attached_twice_at_once(concurrent_db, clubs):
     assert sorted(status for status, _page in answers) == [200, 302]
     refused = next(page for status, page in answers if status == 200)
     assert "This session already belongs to a club." in refused
-    session = ClubSession.objects.get()
+    session = ClubSheet.objects.get()
     assert session.sheet_id == sheet.pk
     assert session.club.players.count() == 3
     assert sum(club.players.count() for club in Club.objects.exclude(pk=session.club_id)) == 0
@@ -279,7 +279,7 @@ def test_a_new_session_form_sent_twice_at_once_opens_one_session(concurrent_db, 
     assert [response.status_code for response in answers] == [302] * 3
     sheet = Sheet.objects.get()
     assert {response["Location"] for response in answers} == {sheet.get_absolute_url()}
-    assert ClubSession.objects.count() == (0 if path == "/new/" else 1)
+    assert ClubSheet.objects.count() == (0 if path == "/new/" else 1)
 
 
 def test_a_new_club_form_sent_twice_at_once_opens_one_club(concurrent_db):

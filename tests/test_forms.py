@@ -7,7 +7,7 @@ from decimal import Decimal
 from django.utils import translation
 
 from scoresheet import scoring
-from scoresheet.sessions.forms import HandForm, SheetForm
+from scoresheet.sheets.forms import HandForm, SheetForm
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan"]
 

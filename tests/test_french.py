@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoresheet import scoring
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoresheet import names, scoring
+from scoresheet import player_names, scoring
 from scoresheet.models import Hand, Seat, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import store, table_rows
 
 
@@ -321,8 +321,8 @@ def test_a_name_left_empty_by_cleaning_is_refused_naming_the_field(client, invis
 def test_the_seat_key_is_the_one_comparison(sheet4):
     # The database compares the key Python computed, never its own lower().
     assert list(sheet4.seats.values_list("key", flat=True)) == ["ana", "ben", "chloé", "dan"]
-    assert names.key("İVAN") != names.key("Ivan")
-    assert names.key("A\u200bna") == names.key("ANA")
+    assert player_names.key("İVAN") != player_names.key("Ivan")
+    assert player_names.key("A\u200bna") == player_names.key("ANA")
 
 
 # Points
@@ -403,7 +403,7 @@ def test_a_backups_points_in_exponent_form(client, make_backup):
     ],
 )
 def test_card_points_parser(value, expected):
-    points = scoring.card_points(value)
+    points = scoring.read_card_points(value)
     assert (None if points is None else str(points)) == expected
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from scoresheet import scoring
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import rescored, shown_totals
 
 pytestmark = pytest.mark.django_db

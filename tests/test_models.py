@@ -8,7 +8,7 @@ import pytest
 
 from scoresheet import scoring
 from scoresheet.models import Hand
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
 

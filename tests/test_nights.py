@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from scoresheet import scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.files import club_backup
-from scoresheet.models import ClubSession, Night, NightTable, Sheet, SpentKey
+from scoresheet.models import ClubSheet, Night, NightTable, Sheet, SpentKey
 from scoresheet.nights import draw, ranking
 from scoresheet.nights import writes as night_writes
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import totals_of
 from tests.test_concurrency import at_once
 
@@ -95,15 +95,15 @@ def test_a_new_night_draws_round_1_as_sessions_of_the_club(client, club):
     assert response.status_code == 302
     assert response.url == reverse("night", args=[club.token, night.number])
     # Nine players: a table of 5 and a table of 4, each a session of the club.
-    tables = list(night.tables.select_related("session__sheet"))
+    tables = list(night.tables.select_related("club_sheet__sheet"))
     assert sorted(len(t.players) for t in tables) == [4, 5]
-    assert [t.session.sheet.name for t in tables] == ["Round 1 · Table 1", "Round 1 · Table 2"]
+    assert [t.club_sheet.sheet.name for t in tables] == ["Round 1 · Table 1", "Round 1 · Table 2"]
     names = dict(club.players.values_list("pk", "name"))
     for table in tables:
-        sheet = table.session.sheet
+        sheet = table.club_sheet.sheet
         seats = list(sheet.seats.order_by("position").values_list("name", flat=True))
         assert seats == [names[p] for p in table.players]
-        assert table.session.players == table.players
+        assert table.club_sheet.players == table.players
         assert sheet.game_rules == scoring.FFT
     # The new names joined the roster.
     assert club.players.count() == 9
@@ -154,7 +154,7 @@ def test_eleven_players_play_at_4_4_and_3(club):
     sizes = sorted(len(t.players) for t in night.tables.all())
     assert sizes == [3, 4, 4]
     # The table of 3 is a session of 3 seats, scored as such.
-    small = night.tables.get(table=3).session.sheet
+    small = night.tables.get(table=3).club_sheet.sheet
     play(small, [(0, 56)])
     small.refresh_from_db()
     assert sum(small.totals) == 0
@@ -163,7 +163,9 @@ def test_eleven_players_play_at_4_4_and_3(club):
 def test_the_dealer_sits_out_at_the_tables_of_5_only(club):
     rules = scoring.Rules(dealer_sits_out=True)
     night = new_night(club, count=9, rules=rules)
-    by_size = {len(t.players): t.session.sheet for t in night.tables.select_related("session")}
+    by_size = {
+        len(t.players): t.club_sheet.sheet for t in night.tables.select_related("club_sheet")
+    }
     assert by_size[5].game_rules.dealer_sits_out
     assert not by_size[4].game_rules.dealer_sits_out
 
@@ -175,8 +177,8 @@ def test_draw_round_appears_once_every_table_has_its_deals(client, club):
     night = new_night(club, count=8, deals=2)
     url = reverse("night", args=[club.token, night.number])
     assert "Draw round 2 now" in client.get(url).content.decode()
-    for table in night.tables.select_related("session__sheet"):
-        play(table.session.sheet, [(0, 56), (1, 40)])
+    for table in night.tables.select_related("club_sheet__sheet"):
+        play(table.club_sheet.sheet, [(0, 56), (1, 40)])
     page = client.get(url).content.decode()
     assert "Draw round 2</button>" in page
     assert "4 of 4 deals entered" in page
@@ -196,7 +198,7 @@ def test_a_double_draw_draws_once(client, club):
     night.refresh_from_db()
     assert night.drawn == 2
     assert night.tables.count() == 6
-    assert ClubSession.objects.filter(club=club).count() == 6
+    assert ClubSheet.objects.filter(club=club).count() == 6
 
 
 @pytest.mark.parametrize("wanted", ["", "x", "99999", "1"])
@@ -224,7 +226,7 @@ def test_two_organisers_drawing_at_once_draw_once(concurrent_db):
     night.refresh_from_db()
     assert night.drawn == 2
     assert NightTable.objects.filter(night=night).count() == 8
-    assert ClubSession.objects.filter(club=club).count() == 8
+    assert ClubSheet.objects.filter(club=club).count() == 8
 
 
 def test_a_player_who_leaves_is_out_and_a_late_arrival_in(client, club):
@@ -263,14 +265,14 @@ def test_a_round_with_fewer_than_8_present_is_refused(client, club):
 
 def test_the_night_s_sessions_count_in_the_club_s_standings(club):
     night = new_night(club, count=8)
-    table = night.tables.select_related("session__sheet").first()
-    play(table.session.sheet, [(0, 56)])
+    table = night.tables.select_related("club_sheet__sheet").first()
+    play(table.club_sheet.sheet, [(0, 56)])
     from scoresheet.clubs import standings as clubs
 
     standings = clubs.standings(club, clubs.Period("all"), "points")
     assert standings.session_count == 2
     points = {row.player.pk: row.points for row in standings.rows}
-    sheet = Sheet.objects.get(pk=table.session.sheet_id)
+    sheet = Sheet.objects.get(pk=table.club_sheet.sheet_id)
     assert [points[p] for p in table.players] == list(sheet.totals)
 
 
@@ -295,12 +297,12 @@ def test_the_ranking_is_the_sum_of_the_tables_totals(count, rounds, hands):
     for number in range(1, rounds + 1):
         if number > 1:
             night_writes.draw_round(club, night, number)
-        for table in night.tables.filter(round=number).select_related("session__sheet"):
-            play(table.session.sheet, hands)
+        for table in night.tables.filter(round=number).select_related("club_sheet__sheet"):
+            play(table.club_sheet.sheet, hands)
     night.refresh_from_db()
     sums, per_round = {}, {}
-    for table in night.tables.select_related("session__sheet"):
-        for player, total in zip(table.players, totals_of(table.session.sheet), strict=True):
+    for table in night.tables.select_related("club_sheet__sheet"):
+        for player, total in zip(table.players, totals_of(table.club_sheet.sheet), strict=True):
             sums[player] = sums.get(player, 0) + total
             per_round[player, table.round] = total
     lines = ranking.read(night).lines
@@ -333,8 +335,8 @@ def night_of(count, rounds=5, deals=4):
     for number in range(1, rounds + 1):
         if number > 1:
             night_writes.draw_round(club, night, number)
-        for table in night.tables.filter(round=number).select_related("session__sheet"):
-            play(table.session.sheet, [(seat, 40 + seat) for seat in range(deals)])
+        for table in night.tables.filter(round=number).select_related("club_sheet__sheet"):
+            play(table.club_sheet.sheet, [(seat, 40 + seat) for seat in range(deals)])
     night.refresh_from_db()
     return club, night
 
@@ -377,8 +379,8 @@ def test_an_unchanged_poll_is_a_204_of_two_queries(client, club, django_assert_n
     with django_assert_num_queries(2):
         assert client.get(live, {"version": version}).status_code == 204
     # A hand at any table: the poll answers the live region with the new ranking.
-    table = night.tables.select_related("session__sheet").first()
-    play(table.session.sheet, [(0, 56)])
+    table = night.tables.select_related("club_sheet__sheet").first()
+    play(table.club_sheet.sheet, [(0, 56)])
     response = client.get(live, {"version": version, "screen": "1"})
     assert response.status_code == 200
     html = response.content.decode()
@@ -399,8 +401,8 @@ def test_the_read_only_links_show_no_full_link_and_change_nothing(client, club):
         assert response.status_code == 200
         body = response.content.decode()
         assert club.token not in body
-        for table in night.tables.select_related("session__sheet"):
-            assert table.session.sheet.token not in body
+        for table in night.tables.select_related("club_sheet__sheet"):
+            assert table.club_sheet.sheet.token not in body
     # The view token opens no write, and the full links are under /c/ only.
     for path in ("draw/", "players/"):
         url = f"/cv/{club.view_token}/nights/{night.number}/{path}"
@@ -412,8 +414,8 @@ def test_the_read_only_links_show_no_full_link_and_change_nothing(client, club):
 def test_the_night_page_shows_each_table_s_code_and_progress(client, club):
     night = new_night(club, count=9, deals=4)
     page = client.get(reverse("night", args=[club.token, night.number])).content.decode()
-    for table in night.tables.select_related("session__sheet"):
-        sheet = table.session.sheet
+    for table in night.tables.select_related("club_sheet__sheet"):
+        sheet = table.club_sheet.sheet
         assert reverse("qr", args=[sheet.token]) in page
         assert sheet.get_absolute_url() in page
     assert "0 / 4 deals" in page
@@ -428,8 +430,8 @@ def test_the_timer_counts_the_round_s_minutes(client, club):
 
 def test_the_club_page_shows_the_night_and_its_winner(client, club):
     night = new_night(club, count=8)
-    table = night.tables.select_related("session__sheet").get(table=1)
-    play(table.session.sheet, [(0, 80)])
+    table = night.tables.select_related("club_sheet__sheet").get(table=1)
+    play(table.club_sheet.sheet, [(0, 80)])
     names = dict(club.players.values_list("pk", "name"))
     winner = names[table.players[0]]
     for url in (club.get_absolute_url(), club.get_view_url()):
@@ -448,8 +450,8 @@ def test_the_club_page_shows_the_night_and_its_winner(client, club):
 def test_the_ranking_csv(client, club):
     night = new_night(club, count=8, rounds=2)
     night_writes.draw_round(club, night, 2)
-    for table in night.tables.select_related("session__sheet"):
-        play(table.session.sheet, [(0, 56)])
+    for table in night.tables.select_related("club_sheet__sheet"):
+        play(table.club_sheet.sheet, [(0, 56)])
     night.refresh_from_db()
     response = client.get(reverse("night_csv", args=[club.token, night.number]))
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
@@ -466,10 +468,10 @@ def test_the_backup_round_trip_keeps_the_nights(club):
     night_writes.draw_round(club, night, 2)
     ana = club.players.get(name="Ana")
     night_writes.leave(club, night, ana.pk)
-    for table in night.tables.select_related("session__sheet"):
-        play(table.session.sheet, [(0, 56), (1, 30)])
+    for table in night.tables.select_related("club_sheet__sheet"):
+        play(table.club_sheet.sheet, [(0, 56), (1, 30)])
     # A session of the club outside the night, played earlier: indexes must still match.
-    club_writes.start_session(club, "Mardi", NAMES[:4], 0)
+    club_writes.start_sheet(club, "Mardi", NAMES[:4], 0)
     data = club_backup.dump(club)
     assert [n["name"] for n in data["nights"]] == ["Vendredi"]
     saved = data["nights"][0]
@@ -492,14 +494,14 @@ def test_the_backup_round_trip_keeps_the_nights(club):
     before = {line.name: line.total for line in ranking.read(Night.objects.get(pk=night.pk)).lines}
     after = {line.name: line.total for line in ranking.read(again).lines}
     assert after == before
-    for table in again.tables.select_related("session__sheet"):
-        assert table.session.sheet.name == f"Round {table.round} · Table {table.table}"
+    for table in again.tables.select_related("club_sheet__sheet"):
+        assert table.club_sheet.sheet.name == f"Round {table.round} · Table {table.table}"
     # And the restored club writes the same nights again.
     assert club_backup.dump(restored)["nights"] == data["nights"]
 
 
 def test_an_older_backup_without_nights_is_still_valid(club):
-    club_writes.start_session(club, "Mardi", NAMES[:4], 0)
+    club_writes.start_sheet(club, "Mardi", NAMES[:4], 0)
     data = club_backup.dump(club)
     assert "nights" not in data
     assert club_backup.load(club_backup.dumps(data)).nights.count() == 0

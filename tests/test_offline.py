@@ -1,4 +1,4 @@
-"""scoresheet/sessions/offline.py: the manifest, the service worker and the sheet's state for
+"""scoresheet/sheets/offline.py: the manifest, the service worker and the sheet's state for
 offline.js."""
 
 import html
@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from scoresheet import scoring
 from scoresheet.models import Hand, Sheet
-from scoresheet.sessions import offline, writes
+from scoresheet.sheets import offline, writes
 
 
 def sheet_state(response) -> dict:

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoresheet import scoring
-from scoresheet.sessions.views import LATEST, PAGE
+from scoresheet.sheets.views import LATEST, PAGE
 from tests.reading import store
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoresheet import names, scoring
+from scoresheet import player_names, scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import store
 from tests.test_hardening import FUZZ, form_text
 
@@ -86,13 +86,13 @@ def test_the_write_path_refuses_what_the_form_refuses(sheet4, name, players):
     assert (sheet.name, names_of(sheet), sheet.revision) == ("Vendredi", names_of(sheet4), 0)
 
 
-def test_a_rename_of_a_club_session_keeps_each_seat_s_club_player():
+def test_a_rename_of_a_club_sheet_keeps_each_seat_s_club_player():
     club = club_writes.create_club("Les amis").club
-    sheet = club_writes.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0).sheet
-    roster = club.sessions.get().players
+    sheet = club_writes.start_sheet(club, "Lundi", ["Ana", "Ben", "Chloé"], 0).sheet
+    roster = club.club_sheets.get().players
     writes.rename(sheet.token, "Lundi", ["Anaïs", "Ben", "Chloé"])
     # The club still counts seat 0 for the roster's Ana, under her roster name.
-    assert club.sessions.get().players == roster
+    assert club.club_sheets.get().players == roster
     assert ClubPlayer.objects.get(pk=roster[0]).name == "Ana"
 
 
@@ -193,9 +193,9 @@ def test_the_read_only_link_reaches_no_rename(client, sheet4):
     assert Sheet.objects.get(pk=sheet4.pk).name == "Vendredi"
 
 
-def test_a_club_session_says_what_the_club_keeps(client):
+def test_a_club_sheet_says_what_the_club_keeps(client):
     club = club_writes.create_club("Les amis").club
-    sheet = club_writes.start_session(club, "Lundi", ["Ana", "Ben", "Chloé"], 0).sheet
+    sheet = club_writes.start_sheet(club, "Lundi", ["Ana", "Ben", "Chloé"], 0).sheet
     page = client.get(players_url(sheet)).content.decode()
     assert "Les amis" in page
 
@@ -271,7 +271,7 @@ def test_fuzz_rename(client, sheet4, players, name):
         # Refused: nothing changed.
         assert (after.name, after.revision) == (before.name, before.revision)
     else:
-        cleaned = [names.clean(player) for player in players]
+        cleaned = [player_names.clean(player) for player in players]
         assert names_of(after) == cleaned
-        assert len({names.key(player) for player in cleaned}) == 4
-        assert after.name == names.clean(name)
+        assert len({player_names.key(player) for player in cleaned}) == 4
+        assert after.name == player_names.clean(name)

@@ -7,7 +7,7 @@ import uuid
 from django.utils import translation
 
 from scoresheet import scoring
-from scoresheet.sessions import rows, writes
+from scoresheet.sheets import rows, writes
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
 

@@ -2,7 +2,7 @@
 
 Every worked example is read from the page's tables (its inputs in the page's own notation, its
 row as the rules give it) and scored by scoresheet/scoring.py; the sessions' running totals by
-scoresheet/sheet.py; the refusals, warnings, thresholds, terms, rounding and breakdowns likewise.
+scoresheet/tally.py; the refusals, warnings, thresholds, terms, rounding and breakdowns likewise.
 The expected values are the page's, never the engine's. Then the corpora the other tests use
 (tests/test_scoring.py, tests/test_scoring_js.py) must each be on the page, so that the page, the
 tests and the engine cannot drift apart. Plain Python, no Django."""
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scoresheet import scoring
-from scoresheet.sheet import replay
+from scoresheet.tally import replay
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny"]

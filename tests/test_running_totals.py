@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scoresheet import scoring
 from scoresheet.models import Hand
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import store
 
 pytestmark = pytest.mark.django_db

@@ -1198,6 +1198,13 @@ def test_fft_is_the_default():
 def test_house_rules_are_named(rules, words):
     assert not rules.is_fft
     assert rules.describe() == words
+    # As a sheet shows them: one line, a no-break space before each "·".
+    assert rules.in_words() == "\u00a0· ".join(words)
+
+
+def test_the_fft_rules_are_named_fft_in_every_language():
+    assert FFT.in_words() == "FFT"
+    assert FFT.in_words(lambda words: "?") == "FFT"
 
 
 @pytest.mark.parametrize("language", ["fr", "es"])

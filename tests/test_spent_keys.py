@@ -10,10 +10,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from scoresheet import scoring
+from scoresheet import keys, scoring
 from scoresheet.clubs import writes as club_writes
-from scoresheet.models import Club, ClubSession, Hand, Sheet, SpentKey
-from scoresheet.sessions import writes
+from scoresheet.models import Club, ClubSheet, Hand, Sheet, SpentKey
+from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +91,7 @@ def test_the_write_path_answers_already_with_the_hand_or_none(sheet4):
     assert again.sheet.hand_count == 0
     # Spent on this sheet, the key is another sheet's to refuse.
     other = writes.create_sheet("Samedi", ["Ana", "Ben", "Chloé", "Dan"], 0)
-    with pytest.raises(writes.KeyTaken):
+    with pytest.raises(keys.KeyTaken):
         writes.add_hand(other.token, hand, key)
     assert not other.hands.exists()
 
@@ -138,7 +138,7 @@ def test_the_clubs_new_session_form_sent_twice_opens_one_session(client):
     club = club_writes.create_club("Jeudi").club
     key = uuid.uuid4()
     answers = [client.post(f"/c/{club.token}/new/", session_form(key)) for _ in "ab"]
-    session = ClubSession.objects.get()
+    session = ClubSheet.objects.get()
     assert {answer["Location"] for answer in answers} == {session.sheet.get_absolute_url()}
     assert club.players.count() == 3
     # The same key in another club is a tampered form: a fresh key, nothing made.
@@ -146,7 +146,7 @@ def test_the_clubs_new_session_form_sent_twice_opens_one_session(client):
     response = client.post(f"/c/{other.token}/new/", session_form(key))
     assert response.status_code == 200
     assert f'value="{key}"' not in text(response)
-    assert not other.sessions.exists()
+    assert not other.club_sheets.exists()
 
 
 def test_a_key_spent_on_a_hand_makes_no_session(client, sheet4):

@@ -1,4 +1,4 @@
-"""The evening's summary (scoresheet/sessions/summary.py): its figures on known sessions, worked
+"""The evening's summary (scoresheet/sheets/summary.py): its figures on known sessions, worked
 out by
 hand from RULES.md, at 3 to 6 seats, with ties, passed deals and house rules; and its cost."""
 
@@ -9,7 +9,7 @@ import pytest
 
 from scoresheet.models import Sheet
 from scoresheet.scoring import FFT, Hand, Rules
-from scoresheet.sessions import summary, writes
+from scoresheet.sheets import summary, writes
 
 pytestmark = pytest.mark.django_db
 

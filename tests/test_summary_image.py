@@ -1,4 +1,4 @@
-"""The summary's picture (scoresheet/sessions/summary_image.py): its size, that it is not blank,
+"""The summary's picture (scoresheet/sheets/summary_image.py): its size, that it is not blank,
 that the
 leader's name is really drawn, that six long names fit, and what its font covers."""
 
@@ -7,8 +7,8 @@ import io
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from scoresheet.sessions import summary_image
-from scoresheet.sessions.summary_image import Layout, Line, draw, fit, font, png
+from scoresheet.sheets import summary_image
+from scoresheet.sheets.summary_image import Layout, Line, draw, fit, font, png
 
 FOUR = [
     Line(1, "Chloé", "+1346", 1346),

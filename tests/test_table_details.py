@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scoresheet import scoring
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
 

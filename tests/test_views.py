@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scoresheet import scoring
 from scoresheet.models import Hand, Seat, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.reading import shown_totals, totals_of
 
 pytestmark = pytest.mark.django_db

@@ -3,13 +3,17 @@ code (ast) and fails on a model write anywhere else.
 
 The write modules:
 
-- ``sessions/writes.py``: every change to a session (sheet, seats, hands, rules, names, spent
-  keys);
-- ``clubs/writes.py``: every change to a club (club, settings, roster, its sessions);
-- ``clubs/results.py``: the club's derived results, called only from the two above (and from
-  ``manage.py rescore`` through ``recount``);
+- ``sheets/writes.py``: every change to a session (sheet, seats, hands, rules, names);
+- ``clubs/writes.py``: every change to a club (club, settings, roster, its sheets);
+- ``clubs/results.py``: the club's derived results, called only from the write modules (a
+  sheet's changes reach it through ``sheets.writes.after_change``; and ``manage.py rescore``
+  through ``recount``);
 - ``nights/writes.py``: every change to a club night (the night, its tables, its players);
-- ``bulk.py``: the plain bulk inserts and updates those three send, called only from them;
+- ``files/writes.py``: a club's backup restored (the club, its roster, sheets, results and
+  nights);
+- ``keys.py``: a form's key spent, in the transaction of the write that spends it;
+- ``bulk.py``: the plain bulk inserts and updates the write modules send, called only from
+  them;
 - ``migrations/``: schema and data migrations, run by ``migrate`` alone.
 
 A write is a call of ``.save(``, ``.create(``, ``.bulk_create(``, ``.update(``, ``.delete(``,
@@ -26,11 +30,13 @@ import pytest
 
 APP = Path(__file__).resolve().parent.parent / "scoresheet"
 WRITE_MODULES = {
-    "sessions/writes.py",
+    "sheets/writes.py",
     "clubs/writes.py",
     "clubs/results.py",
-    "bulk.py",
     "nights/writes.py",
+    "files/writes.py",
+    "keys.py",
+    "bulk.py",
 }
 WRITE_METHODS = {
     "save",
@@ -50,19 +56,19 @@ SQL_WRITE = re.compile(
 # (module, the call's receiver as written): calls of these names on things that are no row.
 NOT_ROWS = {
     # The chart's points: a dict of hand number → totals.
-    ("sessions/views.py", "points.update"): "a dict",
+    ("sheets/views.py", "points.update"): "a dict",
     # The club's attach page: the template's context, a dict.
     ("clubs/views.py", "context.update"): "a dict",
     # A form field's error messages, a dict.
     ("clubs/forms.py", "self.fields[name].error_messages.update"): "a dict",
     # The service worker's version: a hashlib digest of the app's files.
-    ("sessions/offline.py", "digest.update"): "a hash",
+    ("sheets/offline.py", "digest.update"): "a hash",
     # The QR code written into an in-memory buffer.
-    ("sessions/views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
+    ("sheets/views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
     # The club night's draw: a Counter of the pairs of players who met.
     ("nights/draw.py", "met.update"): "a Counter",
     # The summary's picture written into an in-memory buffer (Pillow).
-    ("sessions/summary_image.py", "image.save"): "a PNG into a buffer",
+    ("sheets/summary_image.py", "image.save"): "a PNG into a buffer",
 }
 
 
@@ -190,6 +196,6 @@ def test_bulk_is_used_by_the_write_modules_alone():
             }:
                 users.append(name)
     assert users == []
-    assert "from scoresheet import bulk" in (APP / "sessions" / "writes.py").read_text(
+    assert "from scoresheet import bulk" in (APP / "sheets" / "writes.py").read_text(
         encoding="utf-8"
     )

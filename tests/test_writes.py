@@ -1,4 +1,4 @@
-"""The one write path (scoresheet/sessions/writes.py): every change keeps the stored scores equal
+"""The one write path (scoresheet/sheets/writes.py): every change keeps the stored scores equal
 to a
 full re-scoring, and the stored facts (who dealt) never move."""
 
@@ -17,9 +17,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from scoresheet import bulk, scoring, stats
+from scoresheet import bulk, keys, scoring, stats
 from scoresheet.models import Hand, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests import scored
 from tests.reading import rescored, store
 
@@ -87,14 +87,14 @@ def stored_matches_a_full_rescoring(sheet: Sheet) -> None:
     hands = list(sheet.hands.order_by("number"))
     assert [hand.number for hand in hands] == list(range(1, len(hands) + 1))
     assert [tuple(hand.scores) for hand in hands] == [row.scores for row in fresh.rows]
-    running = (0,) * fresh.players
+    running = (0,) * fresh.seats
     for hand, row in zip(hands, fresh.rows, strict=True):
         running = tuple(t + s for t, s in zip(running, row.scores, strict=True))
         assert tuple(hand.totals) == running
     assert sheet.hand_count == fresh.count
     assert tuple(sheet.totals) == fresh.totals
     assert sheet.next_dealer == fresh.next_dealer
-    counters = stats.Counters.from_data(sheet.statistics, fresh.players)
+    counters = stats.Counters.from_data(sheet.statistics, fresh.seats)
     assert counters.statistics(tuple(sheet.totals)) == scored.statistics(fresh)
 
 
@@ -318,7 +318,7 @@ def test_a_key_of_another_sheet_is_refused(make_sheet):
     first, second = make_sheet(), make_sheet(name="Samedi")
     key = uuid.uuid4()
     writes.add_hand(first.token, garde(0), key)
-    with pytest.raises(writes.KeyTaken):
+    with pytest.raises(keys.KeyTaken):
         writes.add_hand(second.token, garde(0), key)
     assert second.hands.count() == 0
 

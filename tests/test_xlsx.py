@@ -17,7 +17,7 @@ from scoresheet.files import club_csv, csv_text, session_csv, xlsx
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
 from scoresheet.scoring import Hand, Rules
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
 

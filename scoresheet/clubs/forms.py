@@ -1,16 +1,14 @@
 """The club's forms: a new club (or its new name and rules), a session started from it, the
-roster, attaching a session, importing a club's backup."""
+roster, attaching a session (a club's backup is imported by ``files/forms.py``)."""
 
 from django import forms
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import limits
-from scoresheet import names as player_names
-from scoresheet.files import club_backup, json_backup
-from scoresheet.sessions.forms import KeyedForm, RulesForm, SheetForm
+from scoresheet import player_names
+from scoresheet.keys import KeyedForm
+from scoresheet.sheets.forms import RulesForm, SheetForm
 
-# A name refused by names.checked, in the words of the field's own checks.
+# A name refused by player_names.checked, in the words of the field's own checks.
 NAME_ERRORS = {"blank": "required", "long": "max_length"}
 
 
@@ -44,28 +42,6 @@ class ClubForm(RulesForm):
 
 class NewClubForm(KeyedForm, ClubForm):
     """A new club, with its key: the form sent twice opens one club."""
-
-
-class ClubImportForm(forms.Form):
-    """A club's backup file; cleaning it checks the whole file, so a valid form restores
-    cleanly (club_backup.read refuses it whole, naming the session and the hand)."""
-
-    backup = forms.FileField(
-        label=_("Import a club's backup"),
-        error_messages={
-            "required": _("Choose a club's backup file."),
-            "empty": _("This file is empty: it is not a backup of a club."),
-            "invalid": _("Choose a club's backup file."),
-        },
-    )
-
-    def clean_backup(self) -> club_backup.ClubBackup:
-        upload = self.cleaned_data["backup"]
-        try:
-            # One byte over the limit is enough for read() to refuse a file too large.
-            return club_backup.read(upload.read(limits.CLUB_BACKUP_BYTES + 1))
-        except json_backup.BackupError as error:
-            raise ValidationError(error.message) from None
 
 
 class ClubSheetForm(SheetForm):

@@ -30,13 +30,13 @@ from django.db.models import OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
 from scoresheet import bulk, scoring, stats
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Hand, Sheet
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSheet, Hand, Sheet
 
 RATING_MODEL = PlackettLuce()
 # What a row holds besides its place in the club (club, session, player, seat, played).
 FIGURES = ("points", "hands", "taken", "made", "contracts", "rank", "won", "record")
 RATING = ("mu", "sigma")
-ORDER = ("played", "session_id", "seat")
+ORDER = ("played", "club_sheet_id", "seat")
 
 
 def figures(seats: int, totals: list[int], hand_count: int, statistics: dict) -> list[dict]:
@@ -50,36 +50,32 @@ def figures(seats: int, totals: list[int], hand_count: int, statistics: dict) ->
     best = max(totals)
     found = []
     for seat, total in enumerate(totals):
-        tally = counters.tallies[seat]
-        taken = sum(tally.taken.values())
+        counts = counters.seats[seat]
+        taken = sum(counts.taken.values())
         found.append(
             {
                 "points": total,
-                "hands": taken + tally.called + tally.defended,
+                "hands": taken + counts.called + counts.defended,
                 "taken": taken,
-                "made": sum(tally.made.values()),
+                "made": sum(counts.made.values()),
                 "contracts": sum(
                     scoring.MULTIPLIERS[contract] * count
-                    for contract, count in tally.taken.items()
+                    for contract, count in counts.taken.items()
                 ),
                 "rank": 1 + sum(other > total for other in totals) if hand_count else None,
                 "won": bool(hand_count) and total == best,
                 # What the player's page shows beyond the standings (with the hand records).
                 "record": {
-                    "streak": tally.best.length,
+                    "streak": counts.best.length,
                     "contracts": {
-                        str(contract): [count, tally.made[contract]]
-                        for contract, count in tally.taken.items()
+                        str(contract): [count, counts.made[contract]]
+                        for contract, count in counts.taken.items()
                         if count
                     },
                 },
             }
         )
     return found
-
-
-# A hand as the records read it: (number, dealer, taker, partner, passed, scores).
-HAND_FIELDS = ("number", "dealer", "taker", "partner", "passed", "scores")
 
 
 def no_records(seats: int) -> list[dict]:
@@ -125,7 +121,7 @@ def lines_of(sheet: Sheet, seats: int, records: list[dict]) -> list[dict]:
 
 
 def _hands(sheet: Sheet) -> list[tuple]:
-    return list(sheet.hands.order_by("number").values_list(*HAND_FIELDS))
+    return list(sheet.hands.order_by("number").values_list(*Hand.RECORDED))
 
 
 def rated(priors: dict, players: list[int], ranks: list[int | None]) -> list[tuple]:
@@ -146,7 +142,7 @@ def _rate_rows(rows: Iterable, priors: dict, key) -> list:
     """Give rows (in ``ORDER``; attributes player_id, rank, mu, sigma) their ratings in turn;
     returns those whose rating changed. ``priors`` is updated as the sessions go by."""
     changed = []
-    for _session, group in groupby(rows, key=key):
+    for _club_sheet, group in groupby(rows, key=key):
         group = list(group)
         after = rated(priors, [row.player_id for row in group], [row.rank for row in group])
         for row, rating in zip(group, after, strict=True):
@@ -162,21 +158,21 @@ def _lock(club_id: int) -> None:
     list(Club.objects.select_for_update().filter(pk=club_id).order_by().values_list("pk"))
 
 
-def _before(played, session_id: int) -> Q:
-    """The rows of the sessions that come before (played, session_id) in the rating's order."""
-    return Q(played__lt=played) | Q(played=played, session_id__lt=session_id)
+def _before(played, club_sheet_id: int) -> Q:
+    """The rows of the sessions that come before (played, club_sheet_id) in the rating's order."""
+    return Q(played__lt=played) | Q(played=played, club_sheet_id__lt=club_sheet_id)
 
 
-def rerate(club_id: int, played=None, session_id: int | None = None) -> int:
-    """Rate again every session of the club from (played, session_id) on (from the first when
+def rerate(club_id: int, played=None, club_sheet_id: int | None = None) -> int:
+    """Rate again every session of the club from (played, club_sheet_id) on (from the first when
     not given), each from the ratings its players had before it; returns the rows changed.
     The club is locked by the caller."""
     results = ClubResult.objects.filter(club_id=club_id)
     priors = {}
     if played is not None:
-        before = _before(played, session_id)
+        before = _before(played, club_sheet_id)
         last = results.filter(before, player=OuterRef("pk"), mu__isnull=False).order_by(
-            "-played", "-session_id"
+            "-played", "-club_sheet_id"
         )
         found = (
             ClubPlayer.objects.filter(club_id=club_id)
@@ -188,39 +184,39 @@ def rerate(club_id: int, played=None, session_id: int | None = None) -> int:
         )
         priors = {pk: (mu, sigma) for pk, mu, sigma in found if mu is not None}
         results = results.exclude(before)
-    rows = results.order_by(*ORDER).only("session_id", "player_id", "rank", "mu", "sigma")
-    changed = _rate_rows(rows, priors, key=lambda row: row.session_id)
+    rows = results.order_by(*ORDER).only("club_sheet_id", "player_id", "rank", "mu", "sigma")
+    changed = _rate_rows(rows, priors, key=lambda row: row.club_sheet_id)
     return bulk.update(ClubResult, RATING, [(row.pk, row.mu, row.sigma) for row in changed])
 
 
-def store_session(session: ClubSession, sheet: Sheet) -> None:
+def store(club_sheet: ClubSheet, sheet: Sheet) -> None:
     """Write the rows of a session the club has just started counting, and rate from it."""
-    _lock(session.club_id)
-    seats = len(session.players)
+    _lock(club_sheet.club_id)
+    seats = len(club_sheet.players)
     lines = lines_of(sheet, seats, records_of(seats, _hands(sheet), sheet.game_rules))
     rows = [
         ClubResult(
-            club_id=session.club_id,
-            session=session,
+            club_id=club_sheet.club_id,
+            club_sheet=club_sheet,
             player_id=player,
             seat=seat,
             played=sheet.created,
             **line,
         )
-        for seat, (player, line) in enumerate(zip(session.players, lines, strict=True))
+        for seat, (player, line) in enumerate(zip(club_sheet.players, lines, strict=True))
     ]
     ClubResult.objects.bulk_create(rows)
-    rerate(session.club_id, sheet.created, session.pk)
+    rerate(club_sheet.club_id, sheet.created, club_sheet.pk)
 
 
-def remove_session(session: ClubSession) -> None:
+def remove(club_sheet: ClubSheet) -> None:
     """Stop counting a session (its rows go with it) and rate again what follows it."""
     # The club before the rows, as every write here locks them.
-    _lock(session.club_id)
-    played = session.sheet.created
-    session_id = session.pk
-    session.delete()
-    rerate(session.club_id, played, session_id)
+    _lock(club_sheet.club_id)
+    played = club_sheet.sheet.created
+    club_sheet_id = club_sheet.pk
+    club_sheet.delete()
+    rerate(club_sheet.club_id, played, club_sheet_id)
 
 
 def sheet_changed(sheet: Sheet, appended=None) -> None:
@@ -230,12 +226,12 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
     just added, if that was the change (its records are folded in without reading the
     others, which any other change re-reads, as it re-scores them)."""
     try:
-        session = sheet.club_session
-    except ClubSession.DoesNotExist:
+        club_sheet = sheet.club_sheet
+    except ClubSheet.DoesNotExist:
         return
-    _lock(session.club_id)
+    _lock(club_sheet.club_id)
     # Read after the lock: a merge may have changed who sat there.
-    stored = list(ClubResult.objects.filter(session_id=session.pk).order_by("seat"))
+    stored = list(ClubResult.objects.filter(club_sheet_id=club_sheet.pk).order_by("seat"))
     if not stored:
         # Detached meanwhile: nothing left to count.
         return
@@ -244,7 +240,7 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
             {name: row.record.get(name) for name in ("best", "worst", "partners")}
             for row in stored
         ]
-        fold(records, tuple(getattr(appended, name) for name in HAND_FIELDS), sheet.game_rules)
+        fold(records, tuple(getattr(appended, name) for name in Hand.RECORDED), sheet.game_rules)
     else:
         records = records_of(len(stored), _hands(sheet), sheet.game_rules)
     fresh = lines_of(sheet, len(stored), records)
@@ -261,7 +257,7 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
         [(row.pk, *(getattr(row, name) for name in FIGURES)) for row in changed],
     )
     if moved:
-        rerate(session.club_id, stored[0].played, session.pk)
+        rerate(club_sheet.club_id, stored[0].played, club_sheet.pk)
 
 
 def merged(club_id: int, keep_id: int, drop_id: int) -> None:
@@ -270,7 +266,7 @@ def merged(club_id: int, keep_id: int, drop_id: int) -> None:
     first = (
         ClubResult.objects.filter(player_id=drop_id)
         .order_by(*ORDER)
-        .values_list("played", "session_id")
+        .values_list("played", "club_sheet_id")
         .first()
     )
     ClubResult.objects.filter(player_id=drop_id).update(player_id=keep_id)
@@ -278,11 +274,11 @@ def merged(club_id: int, keep_id: int, drop_id: int) -> None:
         rerate(club_id, *first)
 
 
-def fresh_rows(sessions: Iterable[tuple]) -> list[dict]:
-    """Every row of a club, computed afresh, rated in order: ``sessions`` are (session id,
-    players, sheet, hands) in the rating's order, ``hands`` as ``HAND_FIELDS`` in play order."""
+def fresh_rows(club_sheets: Iterable[tuple]) -> list[dict]:
+    """Every row of a club, computed afresh, rated in order: ``club_sheets`` are (club sheet id,
+    players, sheet, hands) in the rating's order, ``hands`` as ``Hand.RECORDED`` in play order."""
     rows = []
-    for session_id, players, sheet, hands in sessions:
+    for club_sheet_id, players, sheet, hands in club_sheets:
         seats = len(players)
         lines = lines_of(
             sheet, seats, records_of(seats, hands, scoring.Rules.from_data(sheet.rules))
@@ -291,7 +287,7 @@ def fresh_rows(sessions: Iterable[tuple]) -> list[dict]:
         for seat, (player, line) in enumerate(zip(players, lines, strict=True)):
             rows.append(
                 SimpleNamespace(
-                    session_id=session_id,
+                    club_sheet_id=club_sheet_id,
                     player_id=player,
                     seat=seat,
                     played=played,
@@ -300,11 +296,11 @@ def fresh_rows(sessions: Iterable[tuple]) -> list[dict]:
                     sigma=None,
                 )
             )
-    _rate_rows(rows, {}, key=lambda row: row.session_id)
+    _rate_rows(rows, {}, key=lambda row: row.club_sheet_id)
     return [vars(row) for row in rows]
 
 
-FIELDS = ("session_id", "player_id", "seat", "played", *FIGURES, *RATING)
+FIELDS = ("club_sheet_id", "player_id", "seat", "played", *FIGURES, *RATING)
 
 
 def recount(club: Club) -> bool:
@@ -316,14 +312,14 @@ def recount(club: Club) -> bool:
 
 def _recounted(club: Club) -> bool:
     _lock(club.pk)
-    sessions = ClubSession.objects.filter(club=club).select_related("sheet")
+    club_sheets = ClubSheet.objects.filter(club=club).select_related("sheet")
     hands = defaultdict(list)
-    found = Hand.objects.filter(sheet__club_session__club=club).order_by("sheet_id", "number")
-    for sheet_id, *hand in found.values_list("sheet_id", *HAND_FIELDS):
+    found = Hand.objects.filter(sheet__club_sheet__club=club).order_by("sheet_id", "number")
+    for sheet_id, *hand in found.values_list("sheet_id", *Hand.RECORDED):
         hands[sheet_id].append(tuple(hand))
     fresh = fresh_rows(
         (s.pk, s.players, s.sheet, hands[s.sheet_id])
-        for s in sessions.order_by("sheet__created", "id")
+        for s in club_sheets.order_by("sheet__created", "id")
     )
     stored = list(ClubResult.objects.filter(club=club).order_by(*ORDER).values(*FIELDS))
     if stored == [{name: row[name] for name in FIELDS} for row in fresh]:

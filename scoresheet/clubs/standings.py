@@ -2,7 +2,7 @@
 through ``clubs.writes``.
 
 The standings read only what the write path stores beside each session: one row per player
-and session (``ClubResult``, kept by ``club_results`` in the same transaction as every change
+and session (``ClubResult``, kept by ``results`` in the same transaction as every change
 to a session of the club or to the club's sessions), added up by the database for the period;
 nothing is re-scored, no hand and no session's counters are read, so the club page and the
 standings cost the same few queries, and about the same time, at any size. Definitions:
@@ -32,11 +32,9 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from scoresheet import chart, scoring, stats
-from scoresheet import names as player_names
-from scoresheet.clubs import ClubError
-from scoresheet.clubs import results as club_results
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession
+from scoresheet import chart, player_names, scoring, stats
+from scoresheet.clubs import ClubError, results
+from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSheet
 
 
 def _(message: str) -> str:
@@ -73,9 +71,6 @@ class Period:
                 "to": self.end.isoformat() if self.end else "",
             }
         return {"period": self.kind}
-
-
-PERIODS = ("month", "year", "all", "range")
 
 
 def period_of(params, today: date | None = None) -> Period:
@@ -176,17 +171,17 @@ class Standings:
         wanted = set(chart.sampled(self.session_count))
         found = (
             _results(self.club, self.period)
-            .order_by(*club_results.ORDER)
-            .values_list("session_id", "player_id", "points")
+            .order_by(*results.ORDER)
+            .values_list("club_sheet_id", "player_id", "points")
         )
         running = dict.fromkeys(players, 0)
         points = {0: tuple(running.values())}
         number, current = 0, None
-        for session_id, player, score in found:
-            if session_id != current:
+        for club_sheet_id, player, score in found:
+            if club_sheet_id != current:
                 if number in wanted and number:
                     points[number] = tuple(running.values())
-                number, current = number + 1, session_id
+                number, current = number + 1, club_sheet_id
             running[player] += score
         if number:
             points[number] = tuple(running.values())
@@ -194,13 +189,13 @@ class Standings:
         return (points if players else {}), [names[pk] for pk in players], ends
 
 
-RATING_MODEL = club_results.RATING_MODEL
+RATING_MODEL = results.RATING_MODEL
 
 
-def _sessions(club: Club, period: Period):
+def _club_sheets(club: Club, period: Period):
     """The club's sessions in the period, oldest first (the rating's order)."""
     start, end = period.bounds()
-    found = club.sessions.all()
+    found = club.club_sheets.all()
     if start:
         found = found.filter(sheet__created__gte=start)
     if end:
@@ -219,9 +214,9 @@ def _results(club: Club, period: Period):
     return found
 
 
-def latest_sessions(club: Club, period: Period, count: int) -> list[ClubSession]:
+def latest_club_sheets(club: Club, period: Period, count: int) -> list[ClubSheet]:
     """The period's latest ``count`` sessions, newest first, for the club page's list."""
-    found = _sessions(club, period).select_related("sheet").defer("sheet__statistics")
+    found = _club_sheets(club, period).select_related("sheet").defer("sheet__statistics")
     return list(found.reverse()[:count])
 
 
@@ -233,7 +228,7 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
     last = ClubResult.objects.filter(player=OuterRef("pk"), mu__isnull=False)
     if end:
         last = last.filter(played__lt=end)
-    last = last.order_by("-played", "-session_id")
+    last = last.order_by("-played", "-club_sheet_id")
     roster = list(
         club.players.annotate(
             last_mu=Subquery(last.values("mu")[:1]), last_sigma=Subquery(last.values("sigma")[:1])
@@ -266,7 +261,7 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
             line.rating = round(line.mu - 3 * line.sigma, 1)
         rows.append(line)
     mark_leaders([row for row in rows if row.sessions])
-    result = Standings(club, period, rows, _sessions(club, period).count())
+    result = Standings(club, period, rows, _club_sheets(club, period).count())
     sort_rows(result, sort)
     return result
 
@@ -334,28 +329,28 @@ def _score(path: str):
     return Cast(KT(path), IntegerField())
 
 
-def _extreme(results, path: str, highest: bool) -> dict | None:
+def _extreme(played, path: str, highest: bool) -> dict | None:
     """The player's best (or worst) hand, the earliest session's on a tie, as the earliest
     hand's within a session (each row stores its own)."""
     score = _score(f"record__{path}__0")
     found = (
-        results.annotate(score=score, number=_score(f"record__{path}__1"))
+        played.annotate(score=score, number=_score(f"record__{path}__1"))
         .filter(score__isnull=False)
-        .select_related("session__sheet")
-        .only("session__sheet__name", "session__sheet__token")
-        .order_by(score.desc() if highest else score.asc(), *club_results.ORDER)
+        .select_related("club_sheet__sheet")
+        .only("club_sheet__sheet__name", "club_sheet__sheet__token")
+        .order_by(score.desc() if highest else score.asc(), *results.ORDER)
         .first()
     )
     if found is None:
         return None
-    return {"sheet": found.session.sheet, "score": found.score, "number": found.number}
+    return {"sheet": found.club_sheet.sheet, "score": found.score, "number": found.number}
 
 
 def _session_streak(player: ClubPlayer) -> int:
     """The longest run of sessions won in a row (in the rating's order), counted by the
     database: each run of won rows is an island of equal (row's place − place among won)."""
     quote = connection.ops.quote_name
-    order = ", ".join(quote(name) for name in club_results.ORDER)
+    order = ", ".join(quote(name) for name in results.ORDER)
     sql = (
         "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM ("
         f"SELECT {quote('won')}, ROW_NUMBER() OVER (ORDER BY {order})"
@@ -373,8 +368,8 @@ def _partners(player: ClubPlayer) -> dict[int, int]:
     database: each row's ``record["partners"]`` is by seat, the session's ``players`` say who
     sat there."""
     quote = connection.ops.quote_name
-    results = quote(ClubResult._meta.db_table)
-    sessions = quote(ClubSession._meta.db_table)
+    club_results = quote(ClubResult._meta.db_table)
+    club_sheets = quote(ClubSheet._meta.db_table)
     if connection.vendor == "postgresql":
         partner = "(s.players ->> (p.key)::int)::int"
         times = "SUM((p.value)::int)"
@@ -384,8 +379,8 @@ def _partners(player: ClubPlayer) -> dict[int, int]:
         times = "SUM(p.value)"
         each = ", json_each(r.record, '$.partners') AS p"
     sql = (
-        f"SELECT {partner}, {times} FROM {results} AS r"
-        f" JOIN {sessions} AS s ON s.id = r.session_id {each}"
+        f"SELECT {partner}, {times} FROM {club_results} AS r"
+        f" JOIN {club_sheets} AS s ON s.id = r.club_sheet_id {each}"
         " WHERE r.player_id = %s GROUP BY 1"
     )
     with connection.cursor() as cursor:
@@ -398,43 +393,41 @@ def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> 
     favourite partners at 5 players, streaks), added up by the database from the stored
     results, and one page of those sessions: the latest ``PLAYER_PAGE``, or those before the
     ``before``-th (counted from the first, 1). The same few queries at any club size."""
-    results = ClubResult.objects.filter(player=player)
+    played = ClubResult.objects.filter(player=player)
     sums = {
         key: Sum(_score(f"record__contracts__{contract}__{index}"))
         for contract in scoring.Contract
         for key, index in ((f"taken_{contract}", 0), (f"made_{contract}", 1))
     }
-    totals = results.aggregate(
-        count=Count("pk"), best_streak=Max(_score("record__streak")), **sums
-    )
+    totals = played.aggregate(count=Count("pk"), best_streak=Max(_score("record__streak")), **sums)
     count = totals["count"]
     latest = before is None or not 1 < before <= count
     end = count + 1 if latest else before
     start = max(1, end - PLAYER_PAGE)
-    newest_first = [f"-{name}" for name in club_results.ORDER]
+    newest_first = [f"-{name}" for name in results.ORDER]
     page = (
-        results.select_related("session__sheet")
+        played.select_related("club_sheet__sheet")
         .only(
             "seat",
             "points",
             "hands",
             "rank",
             "won",
-            "session__players",
-            "session__sheet__name",
-            "session__sheet__created",
-            "session__sheet__token",
-            "session__sheet__view_token",
+            "club_sheet__players",
+            "club_sheet__sheet__name",
+            "club_sheet__sheet__created",
+            "club_sheet__sheet__token",
+            "club_sheet__sheet__view_token",
         )
         .order_by(*newest_first)[count + 1 - end : count + 1 - start]
     )
     rows = [
         {
-            "sheet": result.session.sheet,
+            "sheet": result.club_sheet.sheet,
             "total": result.points,
             # A session without a hand yet: everyone shares the first place.
             "rank": result.rank or 1,
-            "seats": len(result.session.players),
+            "seats": len(result.club_sheet.players),
             "won": result.won,
             "hands": result.hands,
         }
@@ -446,8 +439,8 @@ def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> 
     return PlayerRecord(
         player=player,
         sessions=rows,
-        best=_extreme(results, "best", highest=True),
-        worst=_extreme(results, "worst", highest=False),
+        best=_extreme(played, "best", highest=True),
+        worst=_extreme(played, "worst", highest=False),
         contracts=[
             stats.ContractRecord(
                 contract, totals[f"taken_{contract}"], totals[f"made_{contract}"] or 0

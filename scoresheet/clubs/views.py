@@ -19,25 +19,20 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoresheet import chart
-from scoresheet.clubs import standings as clubs
-from scoresheet.clubs import writes as club_writes
+from scoresheet import chart, keys, numbers, recent
+from scoresheet.clubs import ClubError, standings, writes
 from scoresheet.clubs.forms import (
     AttachForm,
     ClubForm,
-    ClubImportForm,
     ClubSheetForm,
     MergeForm,
     NewClubForm,
     PlayerNameForm,
 )
-from scoresheet.lists import recent
 from scoresheet.models import Club, ClubPlayer, Sheet
-from scoresheet.sessions.views import renewed
-from scoresheet.templatetags.scoresheet import rules_words
 
 # The club page lists the latest sessions: no page grows with the club.
-LATEST_SESSIONS = 10
+LATEST_SHEETS = 10
 # The chart's words, said of sessions rather than hands (chart.py's msgids are the keys).
 CHART_WORDS = {
     "Running totals": gettext_noop("Cumulative points, session by session"),
@@ -82,10 +77,10 @@ def club_new(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            change = club_writes.create_club(data["name"], data["rules"], key=data["key"])
-        except club_writes.KeyTaken:
+            change = writes.create_club(data["name"], data["rules"], key=data["key"])
+        except keys.KeyTaken:
             # A key spent on something else: a tampered form. Offer a fresh one.
-            form = NewClubForm(renewed(request.POST))
+            form = NewClubForm(keys.renewed(request.POST))
             form.is_valid()
         else:
             # Sent twice (a double tap): the second opens the club the first made.
@@ -93,8 +88,8 @@ def club_new(request):
             if change.done:
                 messages.success(request, _("Club created. Its link is its key: keep it."))
             return redirect(change.club)
-    context = {"form": form, "import_form": ClubImportForm()}
-    return render(request, "scoresheet/club_new.html", context)
+    # The page's second form, restoring a club's backup, posts to the files' import.
+    return render(request, "scoresheet/club_new.html", {"form": form})
 
 
 @require_http_methods(["GET", "POST"])
@@ -107,27 +102,27 @@ def club_settings(request, token):
         form = ClubForm(initial={"name": club.name, **club.game_rules.to_data()})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        club = club_writes.change_club(club, data["name"], data["rules"]).club
+        club = writes.change_club(club, data["name"], data["rules"]).club
         messages.success(
             request,
             _("Saved. The next sessions of the club start with %(rules)s.")
-            % {"rules": rules_words(data["rules"])},
+            % {"rules": data["rules"].in_words(_)},
         )
         return redirect(club)
     context = {"club": club, "links": club_links(club, False), "form": form}
     return render(request, "scoresheet/club_settings.html", context)
 
 
-def chosen_period(request) -> tuple[clubs.Period, str | None]:
+def chosen_period(request) -> tuple[standings.Period, str | None]:
     try:
-        return clubs.period_of(request.GET), None
-    except clubs.ClubError as error:
-        return clubs.Period("all"), error.translated(_)
+        return standings.period_of(request.GET), None
+    except ClubError as error:
+        return standings.Period("all"), error.translated(_)
 
 
 def standings_context(request, club: Club, readonly: bool) -> dict:
     period, period_error = chosen_period(request)
-    result = clubs.standings(club, period, request.GET.get("sort", "points"))
+    result = standings.standings(club, period, request.GET.get("sort", "points"))
     query = period.query()
     # The sort is kept when the period changes, and the period when the sort does.
     sorted_by = {} if result.sort == "points" else {"sort": result.sort}
@@ -143,7 +138,7 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
     for row in result.rows:
         row.url = player_url(club, readonly, row.player.pk)
         row.cells = [
-            (key, shown_value(getattr(row, attribute))) for key, attribute in clubs.COLUMNS
+            (key, shown_value(getattr(row, attribute))) for key, attribute in standings.COLUMNS
         ]
     roster = {row.player.pk: row.player.name for row in result.rows}
     return {
@@ -166,16 +161,16 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
         "chart": mark_safe(svg) if names else "",
         "sessions": [
             {
-                "session": session,
-                "sheet": session.sheet,
-                "url": session.sheet.get_view_url()
+                "club_sheet": club_sheet,
+                "sheet": club_sheet.sheet,
+                "url": club_sheet.sheet.get_view_url()
                 if readonly
-                else session.sheet.get_absolute_url(),
-                "names": [roster.get(pk, "?") for pk in session.players],
+                else club_sheet.sheet.get_absolute_url(),
+                "names": [roster.get(pk, "?") for pk in club_sheet.players],
             }
-            for session in clubs.latest_sessions(club, period, LATEST_SESSIONS)
+            for club_sheet in standings.latest_club_sheets(club, period, LATEST_SHEETS)
         ],
-        "more_sessions": max(0, result.session_count - LATEST_SESSIONS),
+        "more_sessions": max(0, result.session_count - LATEST_SHEETS),
     }
 
 
@@ -226,7 +221,7 @@ def shown_value(value) -> str:
         # A figure rounded to zero from below is zero: no "−0.0".
         value = abs(value)
     text = number_format(value, 1) if isinstance(value, float) else str(value)
-    return "−" + text[1:] if text.startswith("-") else text
+    return numbers.true_minus(text)
 
 
 @require_GET
@@ -258,7 +253,7 @@ def club_players(request, token):
             if action == "add":
                 add_form = PlayerNameForm(request.POST, prefix="add")
                 if add_form.is_valid():
-                    player = club_writes.add_player(club, add_form.cleaned_data["name"]).player
+                    player = writes.add_player(club, add_form.cleaned_data["name"]).player
                     messages.success(request, _("%(name)s joined the club.") % {"name": player})
                     return redirect("club_players", token)
             elif action == "rename":
@@ -267,7 +262,7 @@ def club_players(request, token):
                 if not form.is_valid():
                     rename_error = (pk, form.errors["name"][0])
                 elif pk.isdigit():
-                    change = club_writes.rename_player(club, int(pk), form.cleaned_data["name"])
+                    change = writes.rename_player(club, int(pk), form.cleaned_data["name"])
                     if change.done:
                         messages.success(request, _("Renamed %(name)s.") % {"name": change.player})
                     return redirect("club_players", token)
@@ -275,13 +270,13 @@ def club_players(request, token):
                 merge_form = MergeForm(request.POST, players=players, prefix="merge")
                 if merge_form.is_valid():
                     data = merge_form.cleaned_data
-                    keep = club_writes.merge_players(club, data["keep"], data["drop"]).player
+                    keep = writes.merge_players(club, data["keep"], data["drop"]).player
                     messages.success(
                         request,
                         _("Merged: every session now counts for %(name)s.") % {"name": keep},
                     )
                     return redirect("club_players", token)
-        except clubs.ClubError as error:
+        except ClubError as error:
             text = error.translated(_)
             if action == "add":
                 add_form.add_error("name", text)
@@ -307,7 +302,7 @@ def club_player(request, token, pk, readonly=False):
     favourite partners at 5 players, streaks."""
     club = get_club(token, readonly)
     player = get_object_or_404(club.players, pk=pk)
-    record = clubs.player_record(club, player, before=shown_sessions(request))
+    record = standings.player_record(club, player, before=shown_sessions(request))
     for row in record.sessions:
         sheet = row["sheet"]
         row["url"] = sheet.get_view_url() if readonly else sheet.get_absolute_url()
@@ -344,7 +339,7 @@ def club_new_sheet(request, token):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            sheet = club_writes.start_session(
+            sheet = writes.start_sheet(
                 club,
                 data["name"],
                 data["names"],
@@ -352,9 +347,9 @@ def club_new_sheet(request, token):
                 rules=data["rules"],
                 key=data["key"],
             ).sheet
-        except club_writes.KeyTaken:
+        except keys.KeyTaken:
             # A key spent on something else: a tampered form. Offer a fresh one.
-            form = ClubSheetForm(renewed(request.POST))
+            form = ClubSheetForm(keys.renewed(request.POST))
             form.is_valid()
         else:
             recent.remember(request, recent.SHEETS, sheet)
@@ -363,7 +358,7 @@ def club_new_sheet(request, token):
     return render(request, "scoresheet/club_new_sheet.html", context)
 
 
-def session_token(link: str) -> str:
+def sheet_token(link: str) -> str:
     """The full-access token in a session's link (…/s/<token>/), or the text itself."""
     match = re.search(r"(?:^|/)s/([^/]+)/?$", urlsplit(link.strip()).path)
     return match[1] if match else link.strip()
@@ -377,12 +372,12 @@ def club_attach(request, token):
     form = AttachForm(request.POST or None)
     context = {"club": club, "links": club_links(club, False), "form": form}
     if request.method == "POST" and form.is_valid():
-        sheet = Sheet.objects.filter(token=session_token(form.cleaned_data["session"])).first()
+        sheet = Sheet.objects.filter(token=sheet_token(form.cleaned_data["session"])).first()
         if sheet is None:
             form.add_error(
                 "session", _("The session's link: no session has this link (use its full link).")
             )
-        elif hasattr(sheet, "club_session"):
+        elif hasattr(sheet, "club_sheet"):
             form.add_error("session", _("This session already belongs to a club."))
         else:
             match = proposed_match(club, sheet)
@@ -398,8 +393,8 @@ def club_attach(request, token):
             context.update(sheet=sheet, seats=seats, roster=club.players.all())
             if "confirm" in request.POST:
                 try:
-                    club_writes.attach(club, sheet, [seat["value"] for seat in seats])
-                except clubs.ClubError as error:
+                    writes.attach(club, sheet, [seat["value"] for seat in seats])
+                except ClubError as error:
                     context["attach_error"] = error.translated(_)
                 else:
                     messages.success(
@@ -413,7 +408,7 @@ def club_attach(request, token):
 def club_detach(request, token, pk):
     """Stop counting a session in the club; the session is left as it is."""
     club = get_club(token)
-    change = club_writes.detach(club, pk)
+    change = writes.detach(club, pk)
     if change.done:
         messages.success(
             request, _("“%(name)s” no longer counts in the club.") % {"name": change.sheet.name}

@@ -1,10 +1,10 @@
 """The club's writes: the club and its settings, its roster (add, rename, merge), the sessions
-it counts (start, attach, detach), in the shape of ``writes``.
+it counts (start, attach, detach), in the shape of a sheet's (``sheets/writes.py``).
 
 Each function is one call and one short transaction: it locks the club's row (for a write
 that touches a session too: the sheet first, then the club, the order ``writes`` takes them
 in), checks the form's key or what it was told under that lock, writes, updates the derived
-data (``club_results``), and returns what changed (``ClubChange``). A unique violation (two
+data (``results``), and returns what changed (``ClubChange``). A unique violation (two
 phones at once) is turned here into the club's own error (``ClubError``), never reaching a
 view. A session's own hands still go through ``writes``.
 
@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
-from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
@@ -24,19 +22,10 @@ from django.shortcuts import get_object_or_404
 # _ only marks a message for extraction; ClubError.translated translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import bulk, scoring
-from scoresheet import names as player_names
-from scoresheet.clubs import ClubError
-from scoresheet.clubs import results as club_results
-from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSession, Sheet, SpentKey
-from scoresheet.sessions import writes
-
-# A form's key spent on something else (a tampered form): the write protocol's own error, the
-# same for a session, a club and a night.
-KeyTaken = writes.KeyTaken
-
-if TYPE_CHECKING:
-    from scoresheet.files.club_backup import ClubBackup
+from scoresheet import bulk, keys, player_names, scoring
+from scoresheet.clubs import ClubError, results
+from scoresheet.models import Club, ClubPlayer, ClubSheet, Sheet, SpentKey
+from scoresheet.sheets import writes
 
 # What a roster name already taken says, wherever it is typed.
 TAKEN = _("“%(name)s” is already one of the club's players.")
@@ -54,14 +43,15 @@ class ClubChange:
 
     club: Club
     player: ClubPlayer | None = None
-    session: ClubSession | None = None
+    club_sheet: ClubSheet | None = None
     sheet: Sheet | None = None
     done: bool = True
     already: bool = False
 
 
-def _locked(club: Club) -> Club:
-    """The club, locked until the transaction ends (or 404 if it is gone)."""
+def locked(club: Club) -> Club:
+    """The club, locked until the transaction ends (or 404 if it is gone): the owner row of
+    every write of the club and of its nights."""
     return get_object_or_404(Club.objects.select_for_update(), pk=club.pk)
 
 
@@ -84,8 +74,9 @@ def clean_player_name(value: str) -> str:
         ) from None
 
 
-def _distinct(names) -> list[str]:
-    """Roster names, cleaned, none twice (by ``names.key``)."""
+def roster_names(names) -> list[str]:
+    """Roster names, cleaned, none twice (by ``player_names.key``); ``ClubError`` names the
+    first that cannot be one."""
     cleaned, seen = [], set()
     for name in names:
         name = clean_player_name(name)
@@ -108,27 +99,24 @@ def create_club(
     club's date). ``key``, the new-club form's: the same form sent again, even twice at once,
     opens the club it made the first time (``already``)."""
     name = player_names.checked(name, player_names.TITLE_LENGTH)
-    players = _distinct(players)
-    if key is not None and (made := writes.made_by(key, SpentKey.Made.CLUB)) is not None:
-        return ClubChange(made, done=False, already=True)
-    try:
+    players = roster_names(players)
+
+    def make() -> Club:
         with transaction.atomic():
             club = Club.objects.create(name=name, rules=rules.to_data())
             if key is not None:
-                # A key spent before fails here (unique): the whole transaction is undone.
-                SpentKey.objects.create(key=key, made=SpentKey.Made.CLUB, club=club)
+                keys.spend(key, SpentKey.Made.CLUB, club=club)
             if created is not None:
                 # auto_now_add stamps today; a restored club keeps the date it was created.
                 Club.objects.filter(pk=club.pk).update(created=created)
                 club.created = created
             ClubPlayer.objects.bulk_create(ClubPlayer(club=club, name=p) for p in players)
-    except IntegrityError:
-        made = writes.made_by(key, SpentKey.Made.CLUB) if key is not None else None
-        if made is None:
-            raise writes.KeyTaken from None
-        # Sent twice at once: the other one made it.
-        return ClubChange(made, done=False, already=True)
-    return ClubChange(club)
+        return club
+
+    if key is None:
+        return ClubChange(make())
+    club, made = keys.once(key, SpentKey.Made.CLUB, make)
+    return ClubChange(club, done=made, already=not made)
 
 
 def change_club(club: Club, name: str, rules: scoring.Rules) -> ClubChange:
@@ -136,19 +124,19 @@ def change_club(club: Club, name: str, rules: scoring.Rules) -> ClubChange:
     them; every session already played keeps its own rules and scores."""
     name = player_names.checked(name, player_names.TITLE_LENGTH)
     with transaction.atomic():
-        club = _locked(club)
+        club = locked(club)
         club.name, club.rules = name, rules.to_data()
         club.save(update_fields=["name", "rules"])
     return ClubChange(club)
 
 
 def add_player(club: Club, name: str) -> ClubChange:
-    """Put a new name on the roster; refuses a name already there (by ``names.key``): of a
+    """Put a new name on the roster; refuses a name already there (by ``player_names.key``): of a
     double tap, the first adds it, the second is told it is there."""
     name = clean_player_name(name)
     try:
         with transaction.atomic():
-            club = _locked(club)
+            club = locked(club)
             if club.players.filter(key=player_names.key(name)).exists():
                 raise ClubError(TAKEN, name=name)
             player = ClubPlayer.objects.create(club=club, name=name)
@@ -179,7 +167,7 @@ def rename_player(club: Club, player_id: int, name: str) -> ClubChange:
     )
     try:
         with transaction.atomic():
-            club = _locked(club)
+            club = locked(club)
             player = club.players.filter(pk=player_id).first()
             if player is None:
                 raise ClubError(_("That player is not one of the club's players."))
@@ -200,28 +188,30 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubChange:
     if keep_id == drop_id:
         raise ClubError(_("Choose two different players to merge."))
     with transaction.atomic():
-        club = _locked(club)
+        club = locked(club)
         players = {p.pk: p for p in club.players.filter(pk__in=[keep_id, drop_id])}
         if len(players) != 2:
             raise ClubError(_("That player is not one of the club's players."))
         keep, drop = players[keep_id], players[drop_id]
         changed = []
         # Only what the merge reads: a big club's sessions carry their sheets' statistics.
-        sessions = club.sessions.select_related("sheet").only("club", "players", "sheet__name")
-        for session in sessions:
-            if drop.pk not in session.players:
+        club_sheets = club.club_sheets.select_related("sheet").only(
+            "club", "players", "sheet__name"
+        )
+        for club_sheet in club_sheets:
+            if drop.pk not in club_sheet.players:
                 continue
-            if keep.pk in session.players:
+            if keep.pk in club_sheet.players:
                 raise ClubError(
                     _("%(keep)s and %(drop)s both played “%(session)s”: they are two people."),
                     keep=keep.name,
                     drop=drop.name,
-                    session=session.sheet.name,
+                    session=club_sheet.sheet.name,
                 )
-            session.players = [keep.pk if p == drop.pk else p for p in session.players]
-            changed.append(session)
-        bulk.update(ClubSession, ("players",), [(each.pk, each.players) for each in changed])
-        club_results.merged(club.pk, keep.pk, drop.pk)
+            club_sheet.players = [keep.pk if p == drop.pk else p for p in club_sheet.players]
+            changed.append(club_sheet)
+        bulk.update(ClubSheet, ("players",), [(each.pk, each.players) for each in changed])
+        results.merged(club.pk, keep.pk, drop.pk)
         drop.delete()
     return ClubChange(club, player=keep)
 
@@ -229,7 +219,7 @@ def merge_players(club: Club, keep_id: int, drop_id: int) -> ClubChange:
 # The club's sessions
 
 
-def start_session(
+def start_sheet(
     club: Club,
     name: str,
     names,
@@ -240,35 +230,38 @@ def start_session(
 ) -> ClubChange:
     """A new session of the club: its seats are roster players (a new name joins the roster),
     and it plays the club's default rules unless given others. ``key``, the form's: the same
-    form sent again opens the session it made the first time (``already``)."""
-    names = _distinct(names)
-    try:
+    form sent again opens the session it made the first time (``already``); a key spent in
+    another club raises ``keys.KeyTaken``."""
+    names = roster_names(names)
+
+    def make() -> Sheet:
         with transaction.atomic():
             # The club first: two sessions started at once with a new name add it once.
-            club = _locked(club)
-            if key is not None:
-                made = writes.made_by(key, SpentKey.Made.SHEET, club=club)
-                if made is not None:
-                    return ClubChange(club, sheet=made, done=False, already=True)
-            entries = roster_entries(club, names)
+            owner = locked(club)
+            entries = roster_entries(owner, names)
             sheet = writes.create_sheet(
-                name, names, first_dealer, rules=club.game_rules if rules is None else rules
+                name, names, first_dealer, rules=owner.game_rules if rules is None else rules
             )
             if key is not None:
-                SpentKey.objects.create(key=key, made=SpentKey.Made.SHEET, sheet=sheet, club=club)
-            session = counted(club, sheet, entries)
-    except IntegrityError:
-        # Under the club's lock only a key spent in another club can fail: a tampered form.
-        raise writes.KeyTaken from None
-    return ClubChange(club, session=session, sheet=sheet)
+                keys.spend(key, SpentKey.Made.SHEET, sheet=sheet, club=owner)
+            counted(owner, sheet, entries)
+        return sheet
+
+    if key is None:
+        sheet, made = make(), True
+    else:
+        sheet, made = keys.once(key, SpentKey.Made.SHEET, make, club=club)
+    if not made:
+        return ClubChange(club, sheet=sheet, done=False, already=True)
+    return ClubChange(club, club_sheet=sheet.club_sheet, sheet=sheet)
 
 
-def counted(club: Club, sheet: Sheet, entries: list[ClubPlayer]) -> ClubSession:
+def counted(club: Club, sheet: Sheet, entries: list[ClubPlayer]) -> ClubSheet:
     """Count ``sheet`` in the club, seat ``i`` being ``entries[i]``, with its results. Inside a
     write of this module, the sheet and the club locked."""
-    session = ClubSession.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
-    club_results.store_session(session, sheet)
-    return session
+    club_sheet = ClubSheet.objects.create(club=club, sheet=sheet, players=[p.pk for p in entries])
+    results.store(club_sheet, sheet)
+    return club_sheet
 
 
 def attach(club: Club, sheet: Sheet, names) -> ClubChange:
@@ -278,8 +271,8 @@ def attach(club: Club, sheet: Sheet, names) -> ClubChange:
     names = [clean_player_name(name) for name in names]
     if len(names) != sheet.seats.count():
         raise ClubError(_("Give a player for every seat of the session."))
-    keys = [player_names.key(name) for name in names]
-    if len(set(keys)) != len(keys):
+    name_keys = [player_names.key(name) for name in names]
+    if len(set(name_keys)) != len(name_keys):
         raise ClubError(_("Each seat needs a different player."))
     belongs = ClubError(_("This session already belongs to a club."))
     try:
@@ -287,122 +280,28 @@ def attach(club: Club, sheet: Sheet, names) -> ClubChange:
             # The sheet first, then the club, as the write path locks them: its totals cannot
             # change between reading them and counting them.
             sheet = _locked_sheet(sheet.pk)
-            club = _locked(club)
-            if ClubSession.objects.filter(sheet=sheet).exists():
+            club = locked(club)
+            if ClubSheet.objects.filter(sheet=sheet).exists():
                 raise belongs
-            session = counted(club, sheet, roster_entries(club, names))
+            club_sheet = counted(club, sheet, roster_entries(club, names))
     except IntegrityError:
         raise belongs from None
-    return ClubChange(club, session=session, sheet=sheet)
+    return ClubChange(club, club_sheet=club_sheet, sheet=sheet)
 
 
-def detach(club: Club, session_id: int) -> ClubChange:
+def detach(club: Club, club_sheet_id: int) -> ClubChange:
     """Stop counting a session in the club; the session itself is left as it is. ``done`` is
     False (``sheet`` None) when it was no longer counted."""
-    sheet_id = club.sessions.filter(pk=session_id).values_list("sheet_id", flat=True).first()
+    sheet_id = club.club_sheets.filter(pk=club_sheet_id).values_list("sheet_id", flat=True).first()
     if sheet_id is None:
         return ClubChange(club, done=False)
     with transaction.atomic():
         sheet = _locked_sheet(sheet_id)
-        club = _locked(club)
-        session = club.sessions.filter(pk=session_id).first()
-        if session is None:
+        club = locked(club)
+        club_sheet = club.club_sheets.filter(pk=club_sheet_id).first()
+        if club_sheet is None:
             # Detached meanwhile, by another phone.
             return ClubChange(club, done=False)
-        session.sheet = sheet
-        club_results.remove_session(session)
+        club_sheet.sheet = sheet
+        results.remove(club_sheet)
     return ClubChange(club, sheet=sheet)
-
-
-# A club's backup
-
-
-# What an import writes of a club's result: every column but the id, the club, the session and
-# the player (known once those rows are in).
-RESULT_COLUMNS = ("seat", "played", *club_results.FIGURES, *club_results.RATING)
-
-
-@dataclass(frozen=True)
-class Restored:
-    """A checked club backup (``club_backup.read``) scored in memory, ready to be written by
-    ``write_restored``: the club and its roster as rows not saved yet, its sessions prepared
-    (``writes.NewSheets``) in date order, the seats of each, its results' rows."""
-
-    club: Club
-    players: list[ClubPlayer]
-    new: writes.NewSheets
-    seated: list[list[int]]
-    fresh: list[dict]
-    results: list
-    created: datetime
-    # The place of each of the file's sessions in date order.
-    places: list[int]
-
-
-def restored(checked: ClubBackup) -> Restored:
-    """A checked backup scored, every result and rating of the club computed, in memory and
-    outside any transaction (``club_results.fresh_rows``: the rating chain once, not once per
-    session), so that a big file holds the database only the time of a few bulk inserts."""
-    roster = {player_names.key(name): seat for seat, name in enumerate(checked.players)}
-    # The rating's order: by date, then as the file lists them; the sessions are written in
-    # that order, so their ids follow it too (club_results.ORDER).
-    order = sorted(range(len(checked.sessions)), key=lambda i: checked.sessions[i].created)
-    sessions = [checked.sessions[index] for index in order]
-    seated = [[roster[player_names.key(name)] for name in each.players] for each in sessions]
-    new = writes.NewSheets()
-    for session in sessions:
-        new.add(
-            session.name,
-            session.players,
-            session.first_dealer,
-            rules=session.rules,
-            created=session.created,
-            hands=session.hands,
-        )
-    # Sessions and players by their place in these lists until they have ids.
-    fresh = club_results.fresh_rows(
-        (number, seated[number], each.sheet, each.played) for number, each in enumerate(new.new)
-    )
-    return Restored(
-        club=Club(name=checked.name, rules=checked.rules.to_data()),
-        players=[ClubPlayer(name=name) for name in checked.players],
-        new=new,
-        seated=seated,
-        fresh=fresh,
-        results=_result_values(fresh),
-        created=checked.created,
-        places=sorted(range(len(order)), key=order.__getitem__),
-    )
-
-
-def _result_values(fresh: list[dict]) -> list:
-    """The values of the results' rows, prepared for ``bulk.insert``."""
-    return bulk.Columns(ClubResult, RESULT_COLUMNS).prepared(
-        [row[name] for name in RESULT_COLUMNS] for row in fresh
-    )
-
-
-def write_restored(prepared: Restored) -> list[ClubSession]:
-    """Write a club ``restored`` prepared, inside the caller's transaction (a new club: no
-    lock to take) with a few bulk inserts; its sessions, in the file's order."""
-    club, players = prepared.club, prepared.players
-    club.save(force_insert=True)
-    # auto_now_add stamped it with now: a restored club keeps the time it was created.
-    Club.objects.filter(pk=club.pk).update(created=prepared.created)
-    club.created = prepared.created
-    for player in players:
-        player.club = club
-    ClubPlayer.objects.bulk_create(players)
-    counted = ClubSession.objects.bulk_create(
-        ClubSession(club=club, sheet=sheet, players=[players[seat].pk for seat in seats])
-        for sheet, seats in zip(prepared.new.write(), prepared.seated, strict=True)
-    )
-    bulk.insert(
-        ClubResult,
-        ("club", "session", "player", *RESULT_COLUMNS),
-        [
-            (club.pk, counted[row["session_id"]].pk, players[row["player_id"]].pk, *values)
-            for row, values in zip(prepared.fresh, prepared.results, strict=True)
-        ],
-    )
-    return [counted[place] for place in prepared.places]

@@ -4,8 +4,8 @@ its roster and its sessions (the standings' CSV: ``club_csv.py``).
 The backup is ``{"format": "tarot-club/1", "name", "created", "players": [roster names],
 "rules": {…}, "sessions": [tarot-scoresheet/1 objects whose players are roster names]}``
 (docs/formats.md, "JSON backup of a club"). Each session is checked by
-``backup.read_content``, as a session's own backup is; importing checks the whole file before
-writing anything.
+``session_backup.read_content``, as a session's own backup is; importing checks the whole file
+before writing anything.
 """
 
 from __future__ import annotations
@@ -16,12 +16,9 @@ from datetime import datetime
 
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import limits, scoring
-from scoresheet import names as player_names
-from scoresheet.files import json_backup, night_files
-from scoresheet.files import session_backup as backup
-from scoresheet.models import Club
-from scoresheet.nights import writes as night_writes
+from scoresheet import limits, player_names, scoring
+from scoresheet.files import json_backup, night_files, session_backup, writes
+from scoresheet.models import Club, local_time
 
 FORMAT = "tarot-club/1"
 # The club nights (files/night_files.py) are optional: older files have none.
@@ -36,14 +33,14 @@ def dump(club: Club) -> dict:
     players are written as their roster names."""
     names = {p.pk: p.name for p in club.players.all()}
     sessions = []
-    for session in club.sessions.select_related("sheet").order_by("sheet__created", "sheet_id"):
-        data = backup.dump(session.sheet)
+    for session in club.club_sheets.select_related("sheet").order_by("sheet__created", "sheet_id"):
+        data = session_backup.dump(session.sheet)
         data["players"] = [names[pk] for pk in session.players]
         sessions.append(data)
     data = {
         "format": FORMAT,
         "name": club.name,
-        "created": json_backup.local_time(club.created).isoformat(),
+        "created": local_time(club.created).isoformat(),
         "players": sorted(names.values(), key=player_names.key),
         "rules": club.game_rules.to_data(),
         "sessions": sessions,
@@ -61,7 +58,7 @@ def dumps(data: dict) -> str:
         if key != "sessions"
     ]
     sessions = ",\n".join(
-        "\n".join("  " + line for line in backup.dumps(session).rstrip("\n").split("\n"))
+        "\n".join("  " + line for line in session_backup.dumps(session).rstrip("\n").split("\n"))
         for session in data["sessions"]
     )
     body = f'  "sessions": [\n{sessions}\n  ]' if sessions else '  "sessions": []'
@@ -79,7 +76,7 @@ class ClubBackup:
     created: datetime
     players: tuple[str, ...]
     rules: scoring.Rules
-    sessions: tuple[backup.Backup, ...]
+    sessions: tuple[session_backup.Backup, ...]
     nights: tuple = ()
 
 
@@ -93,7 +90,7 @@ SHAPE = json_backup.Shape(
             {
                 "properties": {
                     "format": {
-                        "not": {"const": backup.FORMAT},
+                        "not": {"const": session_backup.FORMAT},
                         "refusal": _(
                             "This file is the backup of one session, not of a club: import it "
                             "on the home page."
@@ -134,7 +131,7 @@ SHAPE = json_backup.Shape(
                         "params": {"most": limits.CLUB_BACKUP_SESSIONS},
                     }
                 ],
-                "items": backup.SHAPE.schema,
+                "items": session_backup.SHAPE.schema,
                 "each": IN_SESSION,
             },
             "nights": night_files.NIGHTS,
@@ -206,10 +203,10 @@ def check_size(content: object) -> None:
         )
 
 
-def read_session(content: dict, roster: set[str]) -> backup.Backup:
+def read_session(content: dict, roster: set[str]) -> session_backup.Backup:
     """One session of the club's backup, checked as a session's backup is; its players are
     roster names."""
-    session = backup.read_content(content)
+    session = session_backup.read_content(content)
     for player in session.players:
         if player_names.key(player) not in roster:
             json_backup.refuse(
@@ -222,8 +219,8 @@ def read_session(content: dict, roster: set[str]) -> backup.Backup:
 
 def restore(checked: ClubBackup) -> Club:
     """A new club (new links) holding a checked backup, its nights with it, written in one
-    transaction (``nights.writes.restore_club``)."""
-    return night_writes.restore_club(checked)
+    transaction (``writes.restore_club``)."""
+    return writes.restore_club(checked)
 
 
 def load(data: bytes | str) -> Club:

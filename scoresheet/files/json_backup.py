@@ -18,14 +18,12 @@ from decimal import Decimal
 from typing import NoReturn
 
 import fastjsonschema
-from django.utils import timezone
 from django.utils.translation import gettext
 
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import names as player_names
-from scoresheet import scoring
+from scoresheet import player_names, scoring
 
 BOM = "\ufeff"
 CREATED_FROM = date(2000, 1, 1)
@@ -79,16 +77,7 @@ def each(items: Iterable, prefix: str, read: Callable) -> tuple:
 # Writing
 
 
-def local_time(moment: datetime) -> datetime:
-    """``moment`` in the server's time zone; in UTC when that would leave the calendar (a date
-    stored before imports checked it, like 9999-12-31T23:30Z): an export never fails."""
-    try:
-        return timezone.localtime(moment)
-    except (OverflowError, ValueError):
-        return moment.astimezone(UTC)
-
-
-def card_points(points: Decimal) -> int | float:
+def card_points_as_json(points: Decimal) -> int | float:
     """Card points as a JSON number: 49, or 40.5 for a half point."""
     return int(points) if points == points.to_integral_value() else float(points)
 
@@ -288,7 +277,7 @@ def shown(value: object) -> str:
 
 
 def clean_name(value: object, length: int = player_names.PLAYER_LENGTH) -> str:
-    """A name as the forms store it (``names.checked``); "" if it is none (blank, too long,
+    """A name as the forms store it (``player_names.checked``); "" if it is none (blank, too long,
     NUL or a lone surrogate: the caller's message says 1 to ``length`` characters)."""
     try:
         return player_names.checked(value, length)
@@ -313,7 +302,7 @@ PLAYER = string(NAMED, params={"length": player_names.PLAYER_LENGTH}, field="pla
 
 def read_names(value: list, taken: str) -> tuple[str, ...]:
     """Players' names from a list of strings (``PLAYER``): each cleaned as the forms clean it,
-    no two with the same key (names.py); ``taken`` is the message for a second."""
+    no two with the same key (player_names.py); ``taken`` is the message for a second."""
     names: list[str] = []
     seen: set[str] = set()
     for number, name in enumerate(value, start=1):

@@ -18,10 +18,8 @@ from datetime import date as Date
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import limits, scoring
-from scoresheet import names as player_names
-from scoresheet.files import csv_text
-from scoresheet.files import json_backup as backup
+from scoresheet import limits, player_names, scoring
+from scoresheet.files import csv_text, json_backup
 from scoresheet.files.json_backup import refuse
 from scoresheet.models import Club, Night, NightTable
 from scoresheet.nights import ranking
@@ -63,9 +61,9 @@ def filename(night: Night, extension: str) -> str:
 
 
 def session_order(club: Club) -> dict[int, int]:
-    """Each ClubSession id's place in the backup's list of sessions (club_backup.dump's
+    """Each ClubSheet id's place in the backup's list of sessions (club_backup.dump's
     order)."""
-    ids = club.sessions.order_by("sheet__created", "sheet_id").values_list("pk", flat=True)
+    ids = club.club_sheets.order_by("sheet__created", "sheet_id").values_list("pk", flat=True)
     return {pk: index for index, pk in enumerate(ids)}
 
 
@@ -78,7 +76,7 @@ def dump(club: Club, names: dict[int, str] | None = None, order=None) -> list[di
     tables = {}
     for table in (
         NightTable.objects.filter(night__club=club)
-        .select_related("session")
+        .select_related("club_sheet")
         .order_by("night", "round", "table")
     ):
         tables.setdefault(table.night_id, []).append(table)
@@ -88,12 +86,12 @@ def dump(club: Club, names: dict[int, str] | None = None, order=None) -> list[di
 def night_data(night: Night, tables, names: dict[int, str], order: dict[int, int]) -> dict:
     rounds = [[] for _round in range(night.drawn)]
     for table in tables:
-        players = table.session.players if table.session is not None else table.players
+        players = table.club_sheet.players if table.club_sheet is not None else table.players
         rounds[table.round - 1].append(
             {
                 "table": table.table,
                 "players": [names.get(p, "?") for p in players],
-                "session": order.get(table.session_id) if table.session_id else None,
+                "session": order.get(table.club_sheet_id) if table.club_sheet_id else None,
             }
         )
     return {
@@ -115,7 +113,7 @@ def dumps_night(night: Night) -> str:
     ``session`` numbers index the club backup's sessions."""
     club = night.club
     names = dict(club.players.values_list("pk", "name"))
-    tables = list(night.tables.select_related("session").order_by("round", "table"))
+    tables = list(night.tables.select_related("club_sheet").order_by("round", "table"))
     data = {"club": club.name, **night_data(night, tables, names, session_order(club))}
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -125,7 +123,7 @@ def dumps_night(night: Night) -> str:
 
 @dataclass(frozen=True)
 class TableBackup:
-    players: tuple[str, ...]  # names.key of each seat's player
+    players: tuple[str, ...]  # player_names.key of each seat's player
     session: int | None
 
 
@@ -138,7 +136,7 @@ class NightBackup:
     rounds: int
     minutes: int | None
     rules: scoring.Rules
-    players: tuple[str, ...]  # names.key of everyone who came
+    players: tuple[str, ...]  # player_names.key of everyone who came
     gone: tuple[str, ...]
     tables: tuple[tuple[TableBackup, ...], ...]
 
@@ -171,7 +169,7 @@ SESSION_INDEX = _(
 NAMES = {
     "type": "array",
     "refusal": MEMBERS,
-    "items": backup.string(MEMBERS),
+    "items": json_backup.string(MEMBERS),
     "allOf": [
         {"maxItems": limits.NIGHT_MOST, "refusal": TOO_MANY, "params": {"most": limits.NIGHT_MOST}}
     ],
@@ -192,7 +190,7 @@ TABLE = {
             "type": "array",
             "minItems": min(scoring.SEATS),
             "maxItems": max(scoring.SEATS),
-            "items": backup.string(AT_TABLE),
+            "items": json_backup.string(AT_TABLE),
             "refusal": AT_TABLE,
         },
         "session": {"type": ["integer", "null"], "minimum": 0, "refusal": SESSION_INDEX},
@@ -206,8 +204,8 @@ NIGHT = {
     "additionalProperties": False,
     "unknown": _("it has an unknown entry “%(key)s”."),
     "properties": {
-        "name": backup.string(NAMED, params={"length": limits.TITLE_LENGTH}),
-        "date": backup.string(DATED),
+        "name": json_backup.string(NAMED, params={"length": limits.TITLE_LENGTH}),
+        "date": json_backup.string(DATED),
         "seed": {
             "type": "string",
             "refusal": _("Seed: give a text of 1 to %(most)s characters."),
@@ -272,7 +270,7 @@ def read(nights: list, roster: tuple[str, ...], sessions, club_rules: scoring.Ru
     and the sessions; ``BackupError`` names the night (from 1) and what is wrong."""
     keys = {player_names.key(name) for name in roster}
     used: set[int] = set()
-    return backup.each(
+    return json_backup.each(
         nights, IN_NIGHT, lambda night: read_night(night, keys, sessions, club_rules, used)
     )
 
@@ -280,7 +278,7 @@ def read(nights: list, roster: tuple[str, ...], sessions, club_rules: scoring.Ru
 def read_night(night: dict, keys: set[str], sessions, club_rules, used: set[int]) -> NightBackup:
     """One night (``NIGHT``'s shape): its rounds drawn no more than planned, its tables and
     players the club's, its sessions each at one table."""
-    name = backup.title(night["name"], NAMED)
+    name = json_backup.title(night["name"], NAMED)
     try:
         date = Date.fromisoformat(night["date"])
     except ValueError:
@@ -295,7 +293,7 @@ def read_night(night: dict, keys: set[str], sessions, club_rules, used: set[int]
             count=len(rounds),
             most=planned,
         )
-    rules = backup.read_rules(night["rules"]) if "rules" in night else club_rules
+    rules = json_backup.read_rules(night["rules"]) if "rules" in night else club_rules
     tables = tuple(
         read_round(number, each, keys, sessions, used)
         for number, each in enumerate(rounds, start=1)
@@ -325,7 +323,8 @@ def read_names(value: list[str], keys: set[str]) -> tuple[str, ...]:
     for name in value:
         if player_names.key(name) not in keys:
             refuse(
-                _("Players: “%(name)s” is not one of the club's players."), name=backup.shown(name)
+                _("Players: “%(name)s” is not one of the club's players."),
+                name=json_backup.shown(name),
             )
         found.append(player_names.key(name))
     if len(set(found)) != len(found):

@@ -18,15 +18,14 @@ from scoresheet import limits, scoring
 from scoresheet.files import json_backup
 from scoresheet.files.json_backup import (
     BackupError,
-    card_points,
+    card_points_as_json,
     is_int,
-    local_time,
     read_created,
     refuse,
     shown,
 )
-from scoresheet.models import Hand, Sheet
-from scoresheet.sessions import writes
+from scoresheet.models import Hand, Sheet, local_time
+from scoresheet.sheets import writes
 
 FORMAT = "tarot-scoresheet/1"
 
@@ -73,21 +72,9 @@ class Backup:
 # JSON backup: writing
 
 
-# What the backup writes of a hand, read as stored (no model instance, no score).
-HAND_COLUMNS = (
-    "passed",
-    "dealer",
-    "taker",
-    "contract",
-    "bouts",
-    "points",
-    "partner",
-    "petit_au_bout",
-    "poignees",
-    "chelem",
-    "defence_chelem",
-    "miseres",
-)
+# What the backup writes of a hand, read as stored (no model instance, no score): who dealt,
+# and what the players entered.
+HAND_COLUMNS = Hand.SCORING
 # Hands read per query round trip by the exports: one query, its rows fetched in chunks.
 CHUNK = 2000
 
@@ -104,24 +91,24 @@ def hand_data(hand: Hand) -> dict:
 
 def stored_hand_data(values: tuple) -> dict:
     """One hand in the backup format, from its ``HAND_COLUMNS`` as the database gives them."""
-    (passed, dealer, taker, contract, bouts, points, partner, petit, poignees, chelem,
-     defence_chelem, miseres) = values  # fmt: skip
-    if passed:
-        return {"passed": True, "dealer": dealer}
+    hand = dict(zip(HAND_COLUMNS, values, strict=True))
+    if hand["passed"]:
+        return {"passed": True, "dealer": hand["dealer"]}
+    # The keys in the order the format writes them (docs/formats.md).
     data = {
-        "dealer": dealer,
-        "taker": taker,
-        "contract": contract,
-        "bouts": bouts,
-        "points": card_points(points),
-        "partner": partner,
-        "petit_au_bout": petit or None,
-        "poignees": by_seat(poignees),
-        "chelem": chelem or None,
-        "defence_chelem": defence_chelem,
+        "dealer": hand["dealer"],
+        "taker": hand["taker"],
+        "contract": hand["contract"],
+        "bouts": hand["bouts"],
+        "points": card_points_as_json(hand["points"]),
+        "partner": hand["partner"],
+        "petit_au_bout": hand["petit_au_bout"] or None,
+        "poignees": by_seat(hand["poignees"]),
+        "chelem": hand["chelem"] or None,
+        "defence_chelem": hand["defence_chelem"],
     }
-    if miseres:
-        data["miseres"] = by_seat(miseres)
+    if hand["miseres"]:
+        data["miseres"] = by_seat(hand["miseres"])
     return data
 
 
@@ -346,7 +333,7 @@ def read_content(content: dict) -> Backup:
     each session of a club's backup, club_backup.py): names, seats and the rules."""
     name = json_backup.title(content["name"], NAMED)
     created = read_created(content["created"])
-    # As the new-session form does: cleaned, and compared by their key (names.py).
+    # As the new-session form does: cleaned, and compared by their key (player_names.py).
     players = json_backup.read_names(
         content["players"], _("Player %(number)s: “%(name)s” is already at the table.")
     )
@@ -380,7 +367,7 @@ def read_hand(
         )
     if fields.get("passed"):
         return dealer, None
-    if scoring.card_points(fields["points"]) is None:
+    if scoring.read_card_points(fields["points"]) is None:
         refuse(POINTS_AS, hand=number, field="points")
     values = {key: fields[key] for key in HAND_KEYS}
     values["poignees"] = by_seat_read(fields, "poignees", number, players)

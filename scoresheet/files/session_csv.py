@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from scoresheet import scoring
 from scoresheet.files import csv_text
-from scoresheet.files.json_backup import card_points
+from scoresheet.files.json_backup import card_points_as_json
 from scoresheet.files.session_backup import CHUNK, by_seat
 from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Sheet
 
@@ -60,28 +60,31 @@ def csv_line(values: tuple, names: list[str], alone: bool, words: CsvWords) -> l
     """A hand's CSV cells from its ``CSV_COLUMNS`` (scores aside): what was played and its
     result (``scoring.result``: no breakdown). ``alone``: the hand is played by 5, so a taker
     without a partner called themselves."""
-    (number, dealer, passed, taker, partner, contract, bouts, points, petit, poignees, chelem,
-     defence_chelem, miseres, _scores) = values  # fmt: skip
-    if passed:
-        return [number, names[dealer], "", "", "", "", "", words.passed]
-    made, diff = scoring.result(bouts, points)
+    hand = dict(zip(CSV_COLUMNS, values, strict=True))
+    number, dealer = hand["number"], names[hand["dealer"]]
+    if hand["passed"]:
+        return [number, dealer, "", "", "", "", "", words.passed]
+    made, diff = scoring.result(hand["bouts"], hand["points"])
+    partner, petit = hand["partner"], hand["petit_au_bout"]
     return [
         number,
-        names[dealer],
-        names[taker],
+        dealer,
+        names[hand["taker"]],
         names[partner] if partner is not None else words.alone if alone else "",
-        CONTRACT_LABELS[contract],
-        bouts,
-        card_points(points),
+        CONTRACT_LABELS[hand["contract"]],
+        hand["bouts"],
+        card_points_as_json(hand["points"]),
         (words.made if made else words.lost) % {"diff": diff},
         words.camps[petit] if petit else "",
         "; ".join(
             f"{names[int(seat)]}: {POIGNEE_LABELS[size]}"
-            for seat, size in by_seat(poignees).items()
+            for seat, size in by_seat(hand["poignees"]).items()
         ),
-        chelems_text(chelem, defence_chelem, words),
+        chelems_text(hand["chelem"], hand["defence_chelem"], words),
         "; ".join(
-            f"{names[int(seat)]}: {count}" for seat, count in by_seat(miseres).items() if count
+            f"{names[int(seat)]}: {count}"
+            for seat, count in by_seat(hand["miseres"]).items()
+            if count
         ),
     ]
 

@@ -1,5 +1,6 @@
 """The files' views: a session's CSV, backup and spreadsheet, a club's standings (CSV and
-spreadsheet) and backup, and restoring a session's or a club's backup."""
+spreadsheet) and backup, a club night's ranking (CSV) and file, and restoring a club's backup
+(a session's is restored from the home page, ``lists/views.py``)."""
 
 from http import HTTPStatus
 
@@ -10,16 +11,16 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoresheet.clubs import standings as clubs
-from scoresheet.clubs.forms import ClubImportForm, NewClubForm
+from scoresheet import filenames, recent
+from scoresheet.clubs import standings
+from scoresheet.clubs.forms import NewClubForm
 from scoresheet.clubs.views import chosen_period, get_club
-from scoresheet.files import club_backup, club_csv, filenames, session_csv, xlsx
-from scoresheet.files import session_backup as backup
-from scoresheet.files.filenames import attachment
-from scoresheet.lists import recent
-from scoresheet.lists.views import home_context
-from scoresheet.sessions.forms import ImportForm
-from scoresheet.sessions.views import get_sheet, seat_names
+from scoresheet.filenames import attachment
+from scoresheet.files import club_backup, club_csv, night_files, session_backup, session_csv, xlsx
+from scoresheet.files.forms import ClubImportForm
+from scoresheet.nights import ranking
+from scoresheet.nights.views import get_night
+from scoresheet.sheets.views import get_sheet, seat_names
 
 # A refused backup: the page again, with why, as the hand form answers a refused hand.
 REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
@@ -46,22 +47,10 @@ def export_json(request, token, readonly=False):
     """The sheet's backup: a JSON file that restores it exactly, streamed a hand a line."""
     sheet = get_sheet(token, readonly)
     response = StreamingHttpResponse(
-        backup.dump_lines(sheet), content_type="application/json; charset=utf-8"
+        session_backup.dump_lines(sheet), content_type="application/json; charset=utf-8"
     )
     response["Content-Disposition"] = attachment(filenames.filename(sheet, "json"))
     return response
-
-
-@require_POST
-def import_backup(request):
-    """Restore a backup file as a new session, or show the home page with why it was refused."""
-    form = ImportForm(request.POST, request.FILES)
-    if form.is_valid():
-        sheet = backup.restore(form.cleaned_data["backup"])
-        recent.remember(request, recent.SHEETS, sheet)
-        messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
-        return redirect(sheet)
-    return render(request, "scoresheet/home.html", home_context(request, form), status=REFUSED)
 
 
 @require_POST
@@ -87,7 +76,7 @@ def standings_csv(request, token, readonly=False):
     """The standings of the period as CSV, with the session CSV's conventions."""
     club = get_club(token, readonly)
     period, _error = chosen_period(request)
-    result = clubs.standings(club, period, request.GET.get("sort", "points"))
+    result = standings.standings(club, period, request.GET.get("sort", "points"))
     language = translation.get_language()
 
     def lines():
@@ -126,9 +115,32 @@ def standings_xlsx(request, token, readonly=False):
     """The club's standings of the period as a spreadsheet file."""
     club = get_club(token, readonly)
     period, _error = chosen_period(request)
-    result = clubs.standings(club, period, request.GET.get("sort", "points"))
+    result = standings.standings(club, period, request.GET.get("sort", "points"))
     names = [row.player.name for row in result.rows]
     workbook = xlsx.standings_file(club, club_csv.csv_rows(result), names)
     response = FileResponse(workbook, content_type=xlsx.CONTENT_TYPE)
     response["Content-Disposition"] = attachment(filenames.filename(club, "xlsx", _("Standings")))
+    return response
+
+
+@require_GET
+def night_csv(request, token, number, readonly=False):
+    """The ranking as CSV: Place, Player, Round 1…k, Total."""
+    night = get_night(token, number, readonly)
+    view = ranking.read(night)
+    response = HttpResponse(
+        "".join(night_files.csv_lines(view)), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = attachment(night_files.filename(night, "csv"))
+    return response
+
+
+@require_GET
+def night_json(request, token, number, readonly=False):
+    """The night as its club's backup holds it (``night_files.dump``), as one JSON file."""
+    night = get_night(token, number, readonly)
+    response = HttpResponse(
+        night_files.dumps_night(night), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = attachment(night_files.filename(night, "json"))
     return response

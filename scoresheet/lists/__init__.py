@@ -1,1 +1,1 @@
-"""This browser's lists of sessions and clubs (its session cookie)."""
+"""The home page: this browser's lists of sessions and clubs (recent.py), a backup restored."""

@@ -1,11 +1,19 @@
-"""The home page (this browser's sessions and clubs), and taking an entry off a list and back;
-nothing is deleted, and its link still opens it."""
+"""The home page: this browser's sessions and clubs, taking an entry off a list and back
+(nothing is deleted, and its link still opens it), and restoring a session's backup."""
 
+from http import HTTPStatus
+
+from django.contrib import messages
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoresheet.lists import recent
-from scoresheet.sessions.forms import ImportForm
+from scoresheet import recent
+from scoresheet.files import session_backup
+from scoresheet.files.forms import ImportForm
+
+# A refused backup: the page again, with why, as the hand form answers a refused hand.
+REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
 
 
 def home_context(request, import_form: ImportForm) -> dict:
@@ -32,6 +40,18 @@ def shown_once(request) -> dict | None:
 def home(request):
     """The sessions this browser created or opened, newest first, and the backup import."""
     return render(request, "scoresheet/home.html", home_context(request, ImportForm()))
+
+
+@require_POST
+def import_backup(request):
+    """Restore a backup file as a new session, or show the home page with why it was refused."""
+    form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        sheet = session_backup.restore(form.cleaned_data["backup"])
+        recent.remember(request, recent.SHEETS, sheet)
+        messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
+        return redirect(sheet)
+    return render(request, "scoresheet/home.html", home_context(request, form), status=REFUSED)
 
 
 @require_POST

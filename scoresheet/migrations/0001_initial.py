@@ -2,7 +2,6 @@
 
 import django.db.models.deletion
 import django.db.models.functions.text
-import scoresheet.models
 import uuid
 from django.db import migrations, models
 
@@ -19,7 +18,7 @@ class Migration(migrations.Migration):
             name='Sheet',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=scoresheet.models.new_token, editable=False, max_length=32, unique=True)),
+                ('token', models.CharField(editable=False, max_length=32, unique=True)),
                 ('name', models.CharField(max_length=80, verbose_name='name')),
                 ('first_dealer', models.PositiveSmallIntegerField(verbose_name='first dealer')),
                 ('created', models.DateTimeField(auto_now_add=True, verbose_name='created')),

@@ -2,8 +2,6 @@ import secrets
 
 from django.db import migrations, models
 
-import scoresheet.models
-
 
 def give_view_tokens(apps, schema_editor):
     """Each existing sheet gets its own read-only secret (a default would be shared by all)."""
@@ -27,9 +25,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="sheet",
             name="view_token",
-            field=models.CharField(
-                default=scoresheet.models.new_token, editable=False, max_length=32, unique=True
-            ),
+            field=models.CharField(editable=False, max_length=32, unique=True),
         ),
         migrations.AddField(
             model_name="hand",

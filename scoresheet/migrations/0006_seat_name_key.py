@@ -1,9 +1,28 @@
-# Seat.key: the comparison key of a player's name (scoresheet/names.py), unique per sheet, in
+# Seat.key: the comparison key of a player's name (scoresheet/player_names.py), unique per sheet, in
 # place of the database's own lower(name). Renumber on merge: it follows 0003.
 
+import unicodedata
+
+import regex
 from django.db import migrations, models
 
-import scoresheet.names
+# ``player_names.key`` (scoresheet/player_names.py) as 0012 computes it, frozen here so that no migration
+# depends on the app's code; 0012 computes every key again anyway.
+BLANKS = "\u115f\u1160\u3164\uffa0\u2800\U00016fe4"
+_BLANK = regex.compile(f"[{BLANKS}]")
+_UNSEEN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]|(?!\s)\p{Cc}")
+
+
+def _visible(value: str) -> str:
+    return " ".join(_UNSEEN.sub("", _BLANK.sub(" ", value)).split())
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: NFC, unseen characters removed, blank-looking
+    ones spaces, then NFKC and case folding (twice: folding can undo NFKC)."""
+    cleaned = _visible(unicodedata.normalize("NFC", _visible(name)))
+    folded = unicodedata.normalize("NFKC", cleaned).casefold()
+    return _visible(unicodedata.normalize("NFKC", folded))
 
 
 def fill_keys(apps, schema_editor):
@@ -14,7 +33,7 @@ def fill_keys(apps, schema_editor):
     seen = set()
     changed = []
     for seat in Seat.objects.order_by("sheet_id", "position").iterator(chunk_size=2000):
-        key = scoresheet.names.key(seat.name)
+        key = name_key(seat.name)
         if (seat.sheet_id, key) in seen:
             key = f"{key}#{seat.position}"
         seen.add((seat.sheet_id, key))
@@ -33,7 +52,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="seat",
             name="key",
-            field=scoresheet.names.NameKeyField(default=""),
+            field=models.TextField(default="", editable=False),
             preserve_default=False,
         ),
         migrations.RunPython(fill_keys, migrations.RunPython.noop),

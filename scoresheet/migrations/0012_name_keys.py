@@ -1,10 +1,29 @@
-# The names' key (scoresheet/names.py) now also removes every default-ignorable code point and
+# The names' key (scoresheet/player_names.py) now also removes every default-ignorable code point and
 # reads blank-looking characters as spaces (issue 20): every stored key is computed again.
 
 
+import unicodedata
+
+import regex
 from django.db import migrations
 
-import scoresheet.names
+# ``player_names.key`` as it was when this migration was written (scoresheet/player_names.py), frozen here:
+# the keys it stores do not change when that module does, and no migration imports the app.
+BLANKS = "\u115f\u1160\u3164\uffa0\u2800\U00016fe4"
+_BLANK = regex.compile(f"[{BLANKS}]")
+_UNSEEN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]|(?!\s)\p{Cc}")
+
+
+def _visible(value: str) -> str:
+    return " ".join(_UNSEEN.sub("", _BLANK.sub(" ", value)).split())
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: NFC, unseen characters removed, blank-looking
+    ones spaces, then NFKC and case folding (twice: folding can undo NFKC)."""
+    cleaned = _visible(unicodedata.normalize("NFC", _visible(name)))
+    folded = unicodedata.normalize("NFKC", cleaned).casefold()
+    return _visible(unicodedata.normalize("NFKC", folded))
 
 
 def recompute(model, owner: str, marker: str):
@@ -19,7 +38,7 @@ def recompute(model, owner: str, marker: str):
         changed = []
         rows = Model.objects.order_by(f"{owner}_id", marker).only(f"{owner}_id", marker, "name", "key")
         for row in rows.iterator(chunk_size=2000):
-            key = scoresheet.names.key(row.name)
+            key = name_key(row.name)
             while (getattr(row, f"{owner}_id"), key) in seen:
                 key = f"{key}#{getattr(row, marker)}"
             seen.add((getattr(row, f"{owner}_id"), key))

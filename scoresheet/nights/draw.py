@@ -60,11 +60,6 @@ def meetings(rounds: Iterable[Sequence[Sequence]]) -> Counter:
     return met
 
 
-def repeated_pairs(rounds: Iterable[Sequence[Sequence]]) -> int:
-    """The pairs of players who met twice or more."""
-    return sum(1 for count in meetings(rounds).values() if count > 1)
-
-
 def repeated_meetings(rounds: Iterable[Sequence[Sequence]]) -> int:
     """The meetings beyond each pair's first: how draws are compared here. A pair that met
     three times counts twice; the fewer, the more different players everyone met."""

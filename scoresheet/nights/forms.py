@@ -4,9 +4,9 @@ names added), the rounds, the deals of a round, the minutes of a round, the hous
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import limits
-from scoresheet import names as player_names
-from scoresheet.sessions.forms import KeyedForm, RulesForm
+from scoresheet import limits, player_names
+from scoresheet.keys import KeyedForm
+from scoresheet.sheets.forms import RulesForm
 
 
 def bounded(label, least, most, message, **kwargs):

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from scoresheet.templatetags.scoresheet import minus
+from scoresheet.numbers import minus
 
 
 def _number(value: int | None) -> str:

@@ -115,12 +115,12 @@ COLUMNS = (
     "round",
     "table",
     "players",
-    "session__players",
-    "session__sheet__token",
-    "session__sheet__view_token",
-    "session__sheet__hand_count",
-    "session__sheet__totals",
-    "session__sheet__revision",
+    "club_sheet__players",
+    "club_sheet__sheet__token",
+    "club_sheet__sheet__view_token",
+    "club_sheet__sheet__hand_count",
+    "club_sheet__sheet__totals",
+    "club_sheet__sheet__revision",
 )
 
 
@@ -162,7 +162,7 @@ def version(revision: int, revisions: int | None) -> str:
 def current_version(night_id: int, revision: int) -> str:
     """The version now, in one query (a poll of a page still current costs this and the
     night's row)."""
-    total = Sheet.objects.filter(club_session__night_table__night_id=night_id).aggregate(
+    total = Sheet.objects.filter(club_sheet__night_table__night_id=night_id).aggregate(
         total=Sum("revision")
     )["total"]
     return version(revision, total)
@@ -174,13 +174,15 @@ def winners(nights: list[Night]) -> dict[int, list[str]]:
     if not nights:
         return {}
     rows = (
-        NightTable.objects.filter(night__in=nights, session__isnull=False)
-        .select_related("session__sheet")
-        .only("night", "session__players", "session__sheet__totals")
+        NightTable.objects.filter(night__in=nights, club_sheet__isnull=False)
+        .select_related("club_sheet__sheet")
+        .only("night", "club_sheet__players", "club_sheet__sheet__totals")
     )
     totals: dict[int, dict[int, int]] = {}
     for row in rows:
-        for player, points in zip(row.session.players, row.session.sheet.totals, strict=False):
+        for player, points in zip(
+            row.club_sheet.players, row.club_sheet.sheet.totals, strict=False
+        ):
             night = totals.setdefault(row.night_id, {})
             night[player] = night.get(player, 0) + points
     wanted = {player for night in totals.values() for player in night}

@@ -1,8 +1,9 @@
 """The club night's pages: thin, like the club's; the domain is ``draw`` and ``ranking``
-(reading) and ``writes`` (every change), its files ``files/night_files.py``.
+(reading) and ``writes`` (every change), its files ``files/night_files.py`` (their views are
+the files' own, ``files/views.py``).
 
 /c/<token>/nights/… runs a night (the club's full link); /cv/<view_token>/nights/… shows it,
-read-only: the night's page, its screen for a TV or a projector, its ranking and its file.
+read-only: the night's page and its screen for a TV or a projector.
 """
 
 from django.contrib import messages
@@ -13,15 +14,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scoresheet import keys
 from scoresheet.clubs import ClubError
 from scoresheet.clubs.views import club_links, get_club
-from scoresheet.files import night_files as files
-from scoresheet.files.filenames import attachment
 from scoresheet.models import Club, Night
-from scoresheet.nights import html, ranking
-from scoresheet.nights import writes as night_writes
+from scoresheet.nights import html, ranking, writes
 from scoresheet.nights.forms import NightForm
-from scoresheet.sessions.views import renewed
 
 
 def get_night(token: str, number: int, readonly: bool = False) -> Night:
@@ -100,7 +98,7 @@ def night_new(request, token):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            change = night_writes.create_night(
+            change = writes.create_night(
                 club,
                 data["name"],
                 data["date"],
@@ -111,8 +109,8 @@ def night_new(request, token):
                 data["rules"],
                 key=data["key"],
             )
-        except night_writes.KeyTaken:
-            form = NightForm(renewed(request.POST), roster=roster)
+        except keys.KeyTaken:
+            form = NightForm(keys.renewed(request.POST), roster=roster)
             form.is_valid()
         except ClubError as error:
             form.add_error("players", error.translated(_))
@@ -167,7 +165,7 @@ def night_draw(request, token, number):
         messages.error(request, _("Round: the round to draw is missing."))
         return redirect("night", token, number)
     try:
-        change = night_writes.draw_round(night.club, night, int(wanted))
+        change = writes.draw_round(night.club, night, int(wanted))
     except ClubError as error:
         messages.error(request, error.translated(_))
     else:
@@ -189,33 +187,12 @@ def night_players(request, token, number):
     player = request.POST.get("player", "")
     try:
         if action == "join":
-            night_writes.join(club, night, request.POST.get("name", ""))
+            writes.join(club, night, request.POST.get("name", ""))
             messages.success(request, _("Added: in the next draws."))
         elif action in ("leave", "back") and player.isascii() and player.isdigit():
-            write = night_writes.leave if action == "leave" else night_writes.come_back
+            write = writes.leave if action == "leave" else writes.come_back
             if write(club, night, int(player)).done:
                 messages.success(request, _("Saved: the next draws know it."))
     except ClubError as error:
         messages.error(request, error.translated(_))
     return redirect("night", token, number)
-
-
-@require_GET
-def night_csv(request, token, number, readonly=False):
-    """The ranking as CSV: Place, Player, Round 1…k, Total."""
-    night = get_night(token, number, readonly)
-    view = ranking.read(night)
-    response = HttpResponse("".join(files.csv_lines(view)), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = attachment(files.filename(night, "csv"))
-    return response
-
-
-@require_GET
-def night_json(request, token, number, readonly=False):
-    """The night as its club's backup holds it (``files.dump``), as one JSON file."""
-    night = get_night(token, number, readonly)
-    response = HttpResponse(
-        files.dumps_night(night), content_type="application/json; charset=utf-8"
-    )
-    response["Content-Disposition"] = attachment(files.filename(night, "json"))
-    return response

@@ -1,9 +1,10 @@
-"""The club night's writes, in the shape of ``club_writes``: each function is one call and one
-short transaction that locks the club's row (the night's owner), checks the form's key or the
-round it was told under that lock, writes, and returns what changed (``NightChange``).
+"""The club night's writes, in the shape of the club's (``clubs/writes.py``): each function is
+one call and one short transaction that locks the club's row (the night's owner), checks the
+form's key or the round it was told under that lock, writes, and returns what changed
+(``NightChange``).
 
-A round's tables become sessions of the club through ``club_writes.start_session``, the path
-every club session is started by; their hands then go through ``writes`` as any session's.
+A round's tables become sessions of the club through the club's ``start_sheet``, the path every
+club session is started by; their hands then go through ``sheets/writes.py`` as any session's.
 """
 
 from __future__ import annotations
@@ -14,21 +15,22 @@ import uuid
 from dataclasses import dataclass
 from datetime import date as Date
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import limits, scoring
+from scoresheet import keys, limits, scoring
 from scoresheet.clubs import ClubError
-from scoresheet.clubs import writes as club_writes
-from scoresheet.models import Club, ClubSession, Night, NightTable, SpentKey
+from scoresheet.clubs.writes import (
+    clean_player_name,
+    locked,
+    roster_entries,
+    roster_names,
+    start_sheet,
+)
+from scoresheet.models import Club, Night, NightTable, SpentKey
 from scoresheet.nights import draw
-from scoresheet.sessions import writes
-
-# A form's key spent on something else (a tampered form): the write protocol's own error, the
-# same for a session, a club and a night.
-KeyTaken = writes.KeyTaken
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,6 @@ class NightChange:
     night: Night
     done: bool = True
     already: bool = False
-
-
-def _locked(club: Club) -> Club:
-    return club_writes._locked(club)
 
 
 def _night(club: Club, night: Night) -> Night:
@@ -75,25 +73,21 @@ def create_night(
     """A new night of the club with these players (a new name joins the roster), and its
     round 1 drawn from a new seed. ``key``, the form's: sent again, even twice at once, the
     form opens the night it made the first time (``already``)."""
-    names = club_writes._distinct(names)
+    names = roster_names(names)
     if len(names) < limits.NIGHT_FEWEST:
         raise ClubError(
             _("Players: a night needs at least %(count)s players."), count=limits.NIGHT_FEWEST
         )
-    try:
+
+    def make() -> Night:
         with transaction.atomic():
-            club = _locked(club)
+            owner = locked(club)
             if key is not None:
-                made = Night.objects.filter(key=key).first()
-                if made is not None:
-                    if made.club_id != club.pk:
-                        raise writes.KeyTaken
-                    return NightChange(made, done=False, already=True)
-                SpentKey.objects.create(key=key, made=SpentKey.Made.NIGHT, club=club)
-            entries = club_writes.roster_entries(club, names)
-            last = club.nights.order_by("-number").values_list("number", flat=True).first()
+                keys.spend(key, SpentKey.Made.NIGHT, club=owner)
+            entries = roster_entries(owner, names)
+            last = owner.nights.order_by("-number").values_list("number", flat=True).first()
             night = Night.objects.create(
-                club=club,
+                club=owner,
                 number=(last or 0) + 1,
                 name=name,
                 date=date,
@@ -101,22 +95,24 @@ def create_night(
                 rounds=rounds,
                 deals=deals,
                 minutes=minutes,
-                rules=(club.game_rules if rules is None else rules).to_data(),
+                rules=(owner.game_rules if rules is None else rules).to_data(),
                 players=[player.pk for player in entries],
                 key=key,
             )
-            _draw(club, night, 1)
-    except IntegrityError:
-        # Under the club's lock only a key spent on something else can fail.
-        raise writes.KeyTaken from None
-    return NightChange(night)
+            _draw(owner, night, 1)
+        return night
+
+    if key is None:
+        return NightChange(make())
+    night, made = keys.once(key, SpentKey.Made.NIGHT, make, club=club)
+    return NightChange(night, done=made, already=not made)
 
 
 def draw_round(club: Club, night: Night, number: int) -> NightChange:
     """Draw round ``number`` (the one the organiser saw next): a double tap, or two organisers
     at once, draw it once; the second is told nothing was done."""
     with transaction.atomic():
-        club = _locked(club)
+        club = locked(club)
         night = _night(club, night)
         if number != night.drawn + 1 or number > night.rounds:
             return NightChange(night, done=False, already=number <= night.drawn)
@@ -137,7 +133,7 @@ def _draw(club: Club, night: Night, number: int) -> None:
     names = dict(club.players.filter(pk__in=night.present).values_list("pk", "name"))
     rules = night.game_rules
     for index, players in enumerate(tables, start=1):
-        started = club_writes.start_session(
+        started = start_sheet(
             club,
             table_name(number, index),
             [names[p] for p in players],
@@ -145,7 +141,7 @@ def _draw(club: Club, night: Night, number: int) -> None:
             rules=table_rules(rules, len(players)),
         )
         NightTable.objects.create(
-            night=night, round=number, table=index, players=players, session=started.session
+            night=night, round=number, table=index, players=players, club_sheet=started.club_sheet
         )
     night.drawn = number
     night.round_started = timezone.now()
@@ -166,7 +162,7 @@ def _moved(night: Night, *fields: str) -> None:
 def leave(club: Club, night: Night, player_id: int) -> NightChange:
     """A player leaves: out of the next draws (their rounds played still count)."""
     with transaction.atomic():
-        club = _locked(club)
+        club = locked(club)
         night = _night(club, night)
         if player_id not in night.players or player_id in night.gone:
             return NightChange(night, done=False)
@@ -178,7 +174,7 @@ def leave(club: Club, night: Night, player_id: int) -> NightChange:
 def come_back(club: Club, night: Night, player_id: int) -> NightChange:
     """A player who left plays the next draws again."""
     with transaction.atomic():
-        club = _locked(club)
+        club = locked(club)
         night = _night(club, night)
         if player_id not in night.gone:
             return NightChange(night, done=False)
@@ -189,11 +185,11 @@ def come_back(club: Club, night: Night, player_id: int) -> NightChange:
 
 def join(club: Club, night: Night, name: str) -> NightChange:
     """A late arrival (a new name joins the roster): in the next draws."""
-    name = club_writes.clean_player_name(name)
+    name = clean_player_name(name)
     with transaction.atomic():
-        club = _locked(club)
+        club = locked(club)
         night = _night(club, night)
-        (player,) = club_writes.roster_entries(club, [name])
+        (player,) = roster_entries(club, [name])
         if player.pk in night.players and player.pk not in night.gone:
             raise ClubError(_("%(name)s is already playing tonight."), name=player.name)
         night.players = (
@@ -202,46 +198,3 @@ def join(club: Club, night: Night, name: str) -> NightChange:
         night.gone = [p for p in night.gone if p != player.pk]
         _moved(night, "players", "gone")
     return NightChange(night)
-
-
-def restore_club(checked) -> Club:
-    """A new club (new links) holding a checked club backup (``club_backup.read``'s
-    ``ClubBackup``) with its nights: scored in memory first (``club_writes.restored``), then
-    written in one short transaction, so that a file is stored whole or not at all."""
-    prepared = club_writes.restored(checked)
-    with transaction.atomic():
-        sessions = club_writes.write_restored(prepared)
-        _restore_nights(prepared.club, checked.nights, sessions)
-    return prepared.club
-
-
-def _restore_nights(club: Club, nights, sessions: list[ClubSession]) -> None:
-    """The nights of a restored club backup (``files.NightBackup``), ``sessions`` being the
-    restored club's sessions in the file's order."""
-    roster = {player.key: player.pk for player in club.players.all()}
-    for number, each in enumerate(nights, start=1):
-        night = Night.objects.create(
-            club=club,
-            number=number,
-            name=each.name,
-            date=each.date,
-            seed=each.seed,
-            rounds=each.rounds,
-            deals=each.deals,
-            minutes=each.minutes,
-            rules=each.rules.to_data(),
-            players=[roster[key] for key in each.players],
-            gone=[roster[key] for key in each.gone],
-            drawn=len(each.tables),
-        )
-        NightTable.objects.bulk_create(
-            NightTable(
-                night=night,
-                round=round_number,
-                table=table_number,
-                players=[roster[key] for key in table.players],
-                session=None if table.session is None else sessions[table.session],
-            )
-            for round_number, tables in enumerate(each.tables, start=1)
-            for table_number, table in enumerate(tables, start=1)
-        )

@@ -5,6 +5,7 @@ from django import template
 from django.urls import reverse
 
 from scoresheet.models import Club, Night
+from scoresheet.nights import ranking
 
 register = template.Library()
 
@@ -14,8 +15,6 @@ LATEST_NIGHTS = 5
 
 @register.inclusion_tag("scoresheet/nights/_club_nights.html")
 def club_nights(club: Club, readonly: bool = False) -> dict:
-    from scoresheet.nights import ranking
-
     nights = list(Night.objects.filter(club=club).order_by("-date", "-number")[:LATEST_NIGHTS])
     winners = ranking.winners(nights)
     token = club.view_token if readonly else club.token

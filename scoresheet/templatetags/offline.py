@@ -1,5 +1,5 @@
 """The tags that make the app installable and usable offline (see
-scoresheet/sessions/offline.py)."""
+scoresheet/sheets/offline.py)."""
 
 import json
 
@@ -11,7 +11,7 @@ from django.utils.html import format_html, json_script
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 
-from scoresheet.sessions import offline, rows
+from scoresheet.sheets import offline, rows
 
 register = template.Library()
 

@@ -11,14 +11,17 @@ from django.utils import formats
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
-from scoresheet import chart, scoring
-from scoresheet.models import Camp, Chelem
+from scoresheet import numbers, scoring
+from scoresheet.models import Chelem
 
 register = template.Library()
 
 
-# +318, −106, 0: the sign always written, with a true minus sign, as the chart writes it.
-register.filter("signed", chart.signed)
+# The numbers as numbers.py writes them: +318, −106, 0; −42; the sign's class; the width class.
+register.filter("signed", numbers.signed)
+register.filter("minus", numbers.minus)
+register.filter("sign_class", numbers.sign_class)
+register.filter("width_class", numbers.width_class)
 
 
 @register.filter
@@ -33,19 +36,6 @@ def has_field_errors(form) -> bool:
 
 
 @register.filter
-def width_class(totals) -> str:
-    """The totals bar's class for its widest total as written (+318: 4 characters), so that
-    app.css sizes the numbers to fit their column: chars-4 (or fewer) to chars-9 (or more)."""
-    widest = max((len(chart.signed(total)) for total in totals), default=1)
-    return f"chars-{min(max(widest, 4), 9)}"
-
-
-@register.filter
-def sign_class(value: int) -> str:
-    return "positive" if value > 0 else "negative" if value < 0 else "zero"
-
-
-@register.filter
 def index(sequence, position):
     """``names|index:seat``: the item at a position, or an empty string."""
     try:
@@ -55,22 +45,9 @@ def index(sequence, position):
 
 
 @register.filter
-def sum_of(values) -> int:
-    return sum(values)
-
-
-@register.filter
 def points(value: Decimal) -> str:
     """Card points without a useless ".0", in the language's format: 49, 40.5 (40,5 in French)."""
-    value = Decimal(value)
-    if value == value.to_integral():
-        return str(value.quantize(Decimal(1)))
-    return formats.number_format(value, use_l10n=True)
-
-
-@register.filter
-def camp_label(value) -> str:
-    return Camp(value).label if value else ""
+    return numbers.card_points_text(value, formats.get_format("DECIMAL_SEPARATOR"))
 
 
 @register.filter
@@ -81,10 +58,7 @@ def chelem_label(value) -> str:
 @register.filter
 def rules_words(rules: scoring.Rules) -> str:
     """ "FFT", or the session's house rules in words (RULES.md §6)."""
-    if rules.is_fft:
-        return "FFT"
-    # A no-break space before each "·": a line may end with one, never begin with one.
-    return "\u00a0· ".join(gettext(words) for words in rules.describe())
+    return rules.in_words(gettext)
 
 
 @register.filter
@@ -101,12 +75,6 @@ def duration(value) -> str:
     if hours:
         return gettext("%(hours)s h %(minutes)02d min") % {"hours": hours, "minutes": minutes}
     return gettext("%(minutes)s min") % {"minutes": minutes}
-
-
-@register.filter
-def minus(value: int) -> str:
-    """−42 with a true minus sign, 106 with no sign."""
-    return f"−{-value}" if value < 0 else str(value)
 
 
 @functools.cache

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 
 from scoresheet import scoring
 from scoresheet.models import Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.e2e.conftest import DESKTOP
 from tests.e2e.sheet_page import signed
 from tests.e2e.test_accessibility import axe_violations

@@ -39,7 +39,7 @@ def points_of(page, name: str):
     return row.locator("td").nth(2)
 
 
-def test_club_sessions_and_standings(open_page, axe_script):
+def test_club_sheets_and_standings(open_page, axe_script):
     sheet_page = SheetPage(open_page("Pixel 7", bypass_csp=True))
     page = sheet_page.page
     page.goto("/")
@@ -88,7 +88,7 @@ def test_club_sessions_and_standings(open_page, axe_script):
         expect(viewer.page.get_by_role("link", name=action, exact=True)).to_have_count(0)
     expect(viewer.page.get_by_role("button", name="Remove", exact=False)).to_have_count(0)
     assert viewer.page.goto(f"/cv/{club.view_token}/players/").status == 404
-    assert club.sessions.count() == 2
+    assert club.club_sheets.count() == 2
 
 
 def backup_file(club, tmp_path):

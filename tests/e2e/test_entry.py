@@ -10,8 +10,7 @@ from decimal import Decimal
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet import scoring
-from scoresheet import sheet as sheets
+from scoresheet import scoring, tally
 from scoresheet.models import Sheet
 from tests import scored
 from tests.e2e.conftest import DESKTOP, PHONES
@@ -105,7 +104,7 @@ def play(sheet_page: SheetPage, names, hands, first_dealer):
     totals = [0] * len(names)
     for number, (hand, how) in enumerate(hands, start=1):
         sheet_page.open_new_hand()
-        dealer = sheets.dealer(first_dealer, number, len(names))
+        dealer = tally.dealer(first_dealer, number, len(names))
         expect(sheet_page.page.locator("#entry-title")).to_contain_text(
             f"Hand {number} {names[dealer]} deals"
         )
@@ -121,7 +120,7 @@ def play(sheet_page: SheetPage, names, hands, first_dealer):
         totals = [total + score for total, score in zip(totals, scores, strict=True)]
         sheet_page.expect_row(number, scores)
         sheet_page.expect_totals(names, totals)
-        following = names[sheets.dealer(first_dealer, number + 1, len(names))]
+        following = names[tally.dealer(first_dealer, number + 1, len(names))]
         expect(sheet_page.page.locator("#totals .dealer-line")).to_have_text(
             f"Hand {number + 1}: {following} deals"
         )

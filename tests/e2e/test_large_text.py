@@ -93,7 +93,7 @@ def test_no_page_scrolls_sideways_at_360_px(open_page, session, worked_club, per
     check("hand form")
     page.goto(f"/s/{session.token}/stats/")
     check("statistics")
-    six = max(worked_club.sessions.all(), key=lambda played: played.sheet.seats.count()).sheet
+    six = max(worked_club.club_sheets.all(), key=lambda played: played.sheet.seats.count()).sheet
     page.goto(six.get_absolute_url())
     check("sheet at 6 seats")
     page.goto(f"/s/{session.token}/rules/")

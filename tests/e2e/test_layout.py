@@ -7,7 +7,7 @@ from playwright.sync_api import Page, expect
 
 from scoresheet import scoring
 from scoresheet.files import session_backup as backup
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.conftest import BACKUPS
 from tests.e2e.conftest import TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from scoresheet import scoring
 from scoresheet.models import Hand, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 from .sheet_page import SheetPage, signed
 from .test_accessibility import axe_violations

@@ -4,7 +4,7 @@ hand of the JavaScript engine's corpus that has one (tests/test_scoring_js.py: e
 3 to 6 seats, every house rule, announcements, misères, the sitting-out dealer), warnings, "sits
 out", misère terms and the attack's points included, in English and in French.
 
-Both sides are the app's own: the server's preview of each hand (scoresheet/sessions/rows.py's
+Both sides are the app's own: the server's preview of each hand (scoresheet/sheets/rows.py's
 ``preview`` rendered by the preview partial of hand_form.html) and the browser's (scoring.js's
 breakdown and warnings, filled into the template by ``previewData``). Each markup is compared as
 the browser serializes it, so that only the markup counts, not how each side escapes a quote.
@@ -18,7 +18,7 @@ from django.template.loader import get_template
 from django.utils import translation
 
 from scoresheet import scoring
-from scoresheet.sessions import offline, rows
+from scoresheet.sheets import offline, rows
 from scoresheet.templatetags.offline import preview_template
 from tests.test_scoring_js import as_json, cases
 

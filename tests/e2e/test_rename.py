@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from scoresheet import scoring
 from scoresheet.models import Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.e2e.conftest import PHONES
 from tests.e2e.sheet_page import SheetPage
 from tests.e2e.test_accessibility import axe_violations

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoresheet import scoring
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.e2e.sheet_page import SheetPage
 from tests.reading import store
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Locator, expect
 
 from scoresheet import scoring
 from scoresheet.models import Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.e2e.conftest import PHONES, TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from scoresheet import scoring
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.e2e.conftest import PHONES
 from tests.e2e.sheet_page import SheetPage
 

@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from scoresheet import scoring
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.e2e.conftest import NARROW, TABLE_PHONES
 from tests.e2e.sheet_page import SheetPage
 from tests.reading import store
@@ -138,7 +138,7 @@ def test_every_tap_target_is_44_px(open_page, profile, language):
     page.goto("/does-not-exist/")
     check("404 page")
     # The club's pages (issue 16), with a session of the club played.
-    played_in_club = club_writes.start_session(club, "Jeudi", FIVE, 0).sheet
+    played_in_club = club_writes.start_sheet(club, "Jeudi", FIVE, 0).sheet
     store(played_in_club, scoring.Hand(5, 1, "garde", 2, 56, partner=3))
     page.goto(club.get_absolute_url())
     check("club")
@@ -151,7 +151,7 @@ def test_every_tap_target_is_44_px(open_page, profile, language):
     check("club player")
     # Enough sessions for the player's page to page back (20 at once) and forth.
     for number in range(21):
-        club_writes.start_session(club, f"Soirée {number}", FIVE, 0)
+        club_writes.start_sheet(club, f"Soirée {number}", FIVE, 0)
     page.goto(f"/c/{club.token}/players/{player.pk}/")
     expect(page.locator("p.earlier a")).to_have_count(1)
     check("club player, earlier sessions link")

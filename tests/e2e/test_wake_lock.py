@@ -4,7 +4,7 @@ standing in for it here to record what the page asks."""
 import pytest
 from playwright.sync_api import expect
 
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.e2e.test_stale_form import PROFILES, phone
 
 pytestmark = pytest.mark.django_db(transaction=True)

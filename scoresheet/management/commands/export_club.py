@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet.clubs import standings as clubs
+from scoresheet.clubs import standings
 from scoresheet.files import club_backup, club_csv, commands
 from scoresheet.models import Club
 
@@ -17,12 +17,12 @@ class Command(BaseCommand):
             "--standings", action="store_true", help="write the all-time standings as CSV"
         )
 
-    def handle(self, *args, club, output, standings, **options):
+    def handle(self, *args, club, output, **options):
         found = Club.objects.filter(token=commands.token_in(club, "c")).first()
         if found is None:
             raise CommandError(f"No club {club!r}.")
-        if standings:
-            chunks = club_csv.csv_lines(clubs.standings(found))
+        if options["standings"]:
+            chunks = club_csv.csv_lines(standings.standings(found))
         else:
             chunks = [club_backup.dumps(club_backup.dump(found))]
         commands.write(self, output, chunks)

@@ -2,8 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet.files import commands, session_csv
-from scoresheet.files import session_backup as backup
+from scoresheet.files import commands, session_backup, session_csv
 from scoresheet.models import Sheet
 
 
@@ -19,5 +18,9 @@ class Command(BaseCommand):
         sheet = Sheet.objects.filter(token=commands.token_in(session, "s")).first()
         if sheet is None:
             raise CommandError(f"No session {session!r}.")
-        chunks = session_csv.csv_lines(sheet) if csv else [backup.dumps(backup.dump(sheet))]
+        chunks = (
+            session_csv.csv_lines(sheet)
+            if csv
+            else [session_backup.dumps(session_backup.dump(sheet))]
+        )
         commands.write(self, output, chunks)

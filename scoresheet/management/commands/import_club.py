@@ -21,6 +21,6 @@ class Command(BaseCommand):
         except json_backup.BackupError as error:
             raise CommandError(error.message) from None
         players = club.players.count()
-        sessions = club.sessions.count()
+        sessions = club.club_sheets.count()
         self.stdout.write(f"Restored “{club.name}”: {players} players, {sessions} sessions.")
         self.stdout.write(club.get_absolute_url())

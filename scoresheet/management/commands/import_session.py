@@ -3,8 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from scoresheet import limits
-from scoresheet.files import commands, json_backup
-from scoresheet.files import session_backup as backup
+from scoresheet.files import commands, json_backup, session_backup
 
 
 class Command(BaseCommand):
@@ -18,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, **options):
         try:
-            sheet = backup.load(commands.read(file, limits.SESSION_BACKUP_BYTES))
+            sheet = session_backup.load(commands.read(file, limits.SESSION_BACKUP_BYTES))
         except json_backup.BackupError as error:
             raise CommandError(error.message) from None
         self.stdout.write(

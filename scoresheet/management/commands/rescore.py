@@ -3,10 +3,10 @@ and the clubs' stored results from their sessions."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoresheet.clubs import results as club_results
+from scoresheet.clubs import results
 from scoresheet.files.commands import token_in
 from scoresheet.models import Club, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 
 
 class Command(BaseCommand):
@@ -39,11 +39,11 @@ class Command(BaseCommand):
         )
         clubs = Club.objects.order_by("pk")
         if sessions:
-            clubs = clubs.filter(sessions__sheet__in=sheets).distinct()
+            clubs = clubs.filter(club_sheets__sheet__in=sheets).distinct()
         counted = differed = 0
         for club in clubs.iterator():
             counted += 1
-            differed += club_results.recount(club)
+            differed += results.recount(club)
         self.stdout.write(
             f"{counted} clubs recounted, {differed} had stored results that differed."
         )

@@ -1,7 +1,7 @@
 """``manage.py restore_db FILE [--force]``: the database becomes the copy ``backup_db`` wrote.
 
 It refuses a database that holds sessions or clubs, unless ``--force``: then everything in the
-database (sessions, clubs, admin accounts) is replaced by the copy's contents, and what was there
+database (sessions, clubs) is replaced by the copy's contents, and what was there
 is gone. Either all of the copy is restored or nothing changes: SQLite's backup API writes the
 whole database under one lock; on PostgreSQL the app's tables are dropped and the copy's
 recreated in one transaction (``pg_restore`` into ``psql --single-transaction``).

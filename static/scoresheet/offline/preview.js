@@ -1,5 +1,5 @@
 // The live preview with no network: scoring.js scores the hand form, and the server's preview
-// partial, sent with the form as <template id="preview-template"> (scoresheet/sessions/rows.py),
+// partial, sent with the form as <template id="preview-template"> (scoresheet/sheets/rows.py),
 // is filled with it: the same markup, warnings, "sits out", misère terms and attack line.
 
 import { points, signClass, signed } from "../numbers.js";

@@ -1,5 +1,5 @@
 // A waiting hand's row: the server's row partial, sent once as <template id="row-template">
-// (scoresheet/sessions/rows.py), filled here (template.js). The words come from the server (the
+// (scoresheet/sheets/rows.py), filled here (template.js). The words come from the server (the
 // page's "offline-texts"), the numbers in the page's language: no row markup of our own.
 
 import { minus, points, signClass, signed, widthClass } from "../numbers.js";

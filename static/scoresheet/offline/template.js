@@ -1,4 +1,4 @@
-// A server's <template>, filled: the row's (scoresheet/sessions/rows.py) and the preview's. Each
+// A server's <template>, filled: the row's (scoresheet/sheets/rows.py) and the preview's. Each
 // [data-slot] becomes its text; each [data-part] is kept (once per item when its value is a list)
 // or dropped. The markup is the server's: the browser adds none of its own.
 

@@ -1,5 +1,5 @@
 // The words the offline code shows, from the server in the page's language (the page's
-// "offline-texts", scoresheet/sessions/offline.py's texts()).
+// "offline-texts", scoresheet/sheets/offline.py's texts()).
 
 const element = document.getElementById("offline-texts");
 export const texts = element ? JSON.parse(element.textContent) : {};

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils import formats
 from django.utils.formats import localize
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoresheet import chart, scoring, sheet
+from scoresheet import numbers, scoring, tally
 from scoresheet.models import Camp, Chelem, Contract
-from scoresheet.templatetags.scoresheet import points as points_words
 
 
 @dataclass(frozen=True)
@@ -34,11 +34,11 @@ class Cell:
 
     @property
     def sign(self) -> str:
-        return "positive" if self.score > 0 else "negative" if self.score < 0 else "zero"
+        return numbers.sign_class(self.score)
 
     @property
     def signed(self) -> str:
-        return chart.signed(self.score)
+        return numbers.signed(self.score)
 
     @property
     def plays(self) -> bool:
@@ -110,7 +110,7 @@ class Row:
 
 
 def build(
-    line: sheet.Row, names: Sequence[str], sheet_url: str, running: Sequence[int] = ()
+    line: tally.Row, names: Sequence[str], sheet_url: str, running: Sequence[int] = ()
 ) -> Row:
     """The row of a checked hand (``Hand.row``: its breakdown and its stored scores), and
     ``running``: the stored totals after it."""
@@ -134,8 +134,8 @@ def build(
         "balanced": line.balanced,
         "edit_url": f"{sheet_url}hands/{line.number}/edit/",
         "delete_url": f"{sheet_url}hands/{line.number}/delete/",
-        "running": tuple(_signed(total) for total in running),
-        "running_width": _width(running) if running else "",
+        "running": tuple(numbers.signed(total) for total in running),
+        "running_width": numbers.width_class(running) if running else "",
     }
     hand = line.hand
     if hand is None:
@@ -147,7 +147,7 @@ def build(
         alone=hand.partner is None and detail.players == 5,
         contract=str(Contract(hand.contract).label),
         bouts=ngettext("%(bouts)s bout", "%(bouts)s bouts", hand.bouts) % {"bouts": hand.bouts},
-        points=_("%(points)s pts") % {"points": points_words(detail.points)},
+        points=_("%(points)s pts") % {"points": card_points(detail.points)},
         outcome="made" if detail.made else "lost",
         result=(_("made by %(diff)s") if detail.made else _("lost by %(diff)s"))
         % {"diff": detail.diff},
@@ -163,7 +163,7 @@ def build(
             for seat, count in hand.miseres.items()
         ),
         expression=detail.expression(),
-        per_defender=_minus(detail.per_defender),
+        per_defender=numbers.minus(detail.per_defender),
         misere_terms=_misere_terms(detail, names),
     )
 
@@ -204,7 +204,7 @@ def preview(
     return Preview(
         ready=True,
         converted=bool(converted),
-        attack=points_words(detail.points),
+        attack=card_points(detail.points),
         made=detail.made,
         diff=detail.diff,
         warnings=tuple(w.translated(_, number=localize) for w in scoring.warnings(hand, rules)),
@@ -213,7 +213,7 @@ def preview(
             for seat, score in enumerate(detail.scores)
         ),
         expression=detail.expression(),
-        per_defender=_minus(detail.per_defender),
+        per_defender=numbers.minus(detail.per_defender),
         misere_terms=_misere_terms(detail, names),
     )
 
@@ -234,20 +234,9 @@ def _name(names: list[str], seat: int | None) -> str:
         return ""
 
 
-def _signed(value: int) -> str:
-    """+318, −106 (a true minus sign), 0: as the sheet writes a score."""
-    return f"+{value}" if value > 0 else _minus(value)
-
-
-def _width(values: Sequence[int]) -> str:
-    """As the templates' width_class: the class that fits the widest of ``values``."""
-    widest = max(len(_signed(value)) for value in values)
-    return f"chars-{min(max(widest, 4), 9)}"
-
-
-def _minus(value: int) -> str:
-    """−42 with a true minus sign, 106 with no sign."""
-    return f"−{-value}" if value < 0 else str(value)
+def card_points(points) -> str:
+    """Card points in the page's language: 40.5, or 40,5 in French."""
+    return numbers.card_points_text(points, formats.get_format("DECIMAL_SEPARATOR"))
 
 
 def slot(name: str) -> str:

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.formats import date_format
 
-from scoresheet.files.json_backup import local_time
+from scoresheet.models import local_time
 
 
 def filename(item, extension: str, what: str = "") -> str:

@@ -36,9 +36,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoresheet import chart, scoring, stats
+from scoresheet import numbers, scoring, stats
 from scoresheet.models import Sheet
-from scoresheet.sessions import summary_image
+from scoresheet.sheets import summary_image
 
 MADE_CHELEMS = (scoring.Chelem.ANNOUNCED_MADE, scoring.Chelem.UNANNOUNCED_MADE)
 # The chelems a summary names, earliest first; beyond these it only counts them.
@@ -220,7 +220,9 @@ def read(sheet: Sheet, names: list[str] | None = None) -> Summary:
 
 def standings_lines(summary: Summary) -> list[str]:
     """One line a player: "1. Ana +318", ties sharing their place."""
-    return [f"{place.place}. {place.name} {chart.signed(place.total)}" for place in summary.places]
+    return [
+        f"{place.place}. {place.name} {numbers.signed(place.total)}" for place in summary.places
+    ]
 
 
 def share_text(title: str, summary: Summary, url: str) -> str:
@@ -238,7 +240,7 @@ def open_graph(request, sheet: Sheet, names: list[str], page: str) -> dict:
     found = places(names, sheet.totals)
     if sheet.hand_count:
         standings = " · ".join(
-            f"{place.place}. {place.name} {chart.signed(place.total)}" for place in found
+            f"{place.place}. {place.name} {numbers.signed(place.total)}" for place in found
         )
         description = f"{standings} ({hands_words(sheet.hand_count)})"
     else:

@@ -1,5 +1,5 @@
 """A session's forms: a new session, one hand checked by the scoring engine, the house rules,
-the players' names, and importing a session's backup."""
+the players' names."""
 
 import uuid
 from decimal import Decimal
@@ -11,9 +11,8 @@ from django.utils.formats import date_format, localize
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import limits, scoring
-from scoresheet import names as player_names
-from scoresheet.files import session_backup as backups
+from scoresheet import player_names, scoring
+from scoresheet.keys import KeyedForm
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
 MAX_SEATS = max(scoring.SEATS)
@@ -35,14 +34,14 @@ def player_field(seat: int) -> forms.CharField:
     )
 
 
-def checked_names(form: forms.Form, players: int) -> list[str]:
-    """The names of fields ``player_0`` to ``player_{players - 1}``, cleaned as they are
-    stored; a name left blank, too long or already at the table (compared by ``names.key``)
+def checked_names(form: forms.Form, seats: int) -> list[str]:
+    """The names of fields ``player_0`` to ``player_{seats - 1}``, cleaned as they are
+    stored; a name left blank, too long or already at the table (compared by ``player_names.key``)
     gets its reason on its field, and is left out."""
     data = form.cleaned_data
     names = []
     seen = set()
-    for seat in range(players):
+    for seat in range(seats):
         field = f"player_{seat}"
         try:
             name = player_names.checked(data.get(field) or "")
@@ -80,32 +79,6 @@ def checked_session_name(form: forms.Form) -> str:
             % {"length": error.length},
         )
         return ""
-
-
-class FormKeyField(forms.UUIDField):
-    """A form's key (hidden): each new form gets a fresh one, and the write path spends it, so
-    that the same form sent twice makes one session, club or hand. A missing or broken key is
-    no key (None): nothing a person can fix."""
-
-    def __init__(self, **kwargs):
-        super().__init__(required=False, widget=forms.HiddenInput, **kwargs)
-
-    def to_python(self, value):
-        try:
-            return super().to_python(value)
-        except ValidationError:
-            return None
-
-
-class KeyedForm(forms.Form):
-    """A form that makes something once (a session, a club): it carries a key."""
-
-    key = FormKeyField()
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("key", uuid.uuid4())
 
 
 class RulesForm(forms.Form):
@@ -209,6 +182,7 @@ class SheetForm(KeyedForm, RulesForm):
     """A new session: 3 to 6 player names, the first dealer, an optional name, its rules; and
     its key, so that the form sent twice opens one session."""
 
+    # The number of seats (its name is the form's, as posted).
     players = forms.TypedChoiceField(
         label=_("Number of players"),
         choices=[(n, str(n)) for n in scoring.SEATS],
@@ -240,22 +214,22 @@ class SheetForm(KeyedForm, RulesForm):
 
     def clean(self):
         data = super().clean()
-        players = data.get("players")
-        if players is None:
+        seats = data.get("players")
+        if seats is None:
             return data
-        names = checked_names(self, players)
+        names = checked_names(self, seats)
         data["names"] = names
         first_dealer = data.get("first_dealer")
-        if first_dealer is not None and first_dealer >= players:
+        if first_dealer is not None and first_dealer >= seats:
             self.add_error(
                 "first_dealer", gettext("First dealer: choose one of the players at the table.")
             )
-        if players == 6:
+        if seats == 6:
             # RULES.md §6: at 6 seats the dealer always sits out.
             data["dealer_sits_out"] = True
-        elif players < 5:
+        elif seats < 5:
             data["dealer_sits_out"] = False
-        data["rules"] = self.check_seats(players)
+        data["rules"] = self.check_seats(seats)
         data["name"] = checked_session_name(self)
         if not data["name"]:
             data["name"] = date_format(timezone.localtime(), "DATETIME_FORMAT")
@@ -288,13 +262,13 @@ class RenameForm(forms.Form):
 
 
 class PointsField(forms.DecimalField):
-    """Card points, read by ``scoring.card_points`` (as the preview and the import read them):
+    """Card points, read by ``scoring.read_card_points`` (as the preview and the import read them):
     digits with at most one decimal, after a point or a comma as French keyboards type it."""
 
     def to_python(self, value):
         if value in self.empty_values:
             return None
-        points = scoring.card_points(str(value))
+        points = scoring.read_card_points(str(value))
         if points is None:
             raise ValidationError(self.error_messages["invalid"], code="invalid")
         return points
@@ -663,23 +637,3 @@ class HandForm(forms.Form):
         for seat, count in hand.miseres.items():
             initial[f"misere_{seat}"] = count
         return initial
-
-
-class ImportForm(forms.Form):
-    """A backup file; cleaning it checks the whole backup, so a valid form restores cleanly."""
-
-    backup = forms.FileField(
-        label=_("Import a backup"),
-        error_messages={
-            "required": _("Choose a backup file."),
-            "empty": _("This file is empty: it is not a backup of a session."),
-        },
-    )
-
-    def clean_backup(self) -> backups.Backup:
-        upload = self.cleaned_data["backup"]
-        try:
-            # One byte over the limit is enough for read() to refuse a file too large.
-            return backups.read(upload.read(limits.SESSION_BACKUP_BYTES + 1))
-        except backups.BackupError as error:
-            raise ValidationError(error.message) from None

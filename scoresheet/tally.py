@@ -1,4 +1,5 @@
-"""Stored hands into sheet rows and running totals (RULES.md §4), in one pass; pure Python."""
+"""A sheet's tally: stored hands into rows and running totals (RULES.md §4), in one pass; pure
+Python."""
 
 from __future__ import annotations
 
@@ -36,10 +37,10 @@ class Standing:
 
 
 @dataclass(frozen=True)
-class Sheet:
+class Tally:
     """Rows and the state after the last; ``rows`` may hold only the latest (see views)."""
 
-    players: int
+    seats: int
     rows: tuple[Row, ...]
     totals: tuple[int, ...]
     next_dealer: int
@@ -63,13 +64,13 @@ class Sheet:
         return tuple(seat for seat, total in enumerate(self.totals) if total == best)
 
 
-def dealer(first_dealer: int, number: int, players: int) -> int:
+def dealer(first_dealer: int, number: int, seats: int) -> int:
     """Who deals hand ``number`` (from 1): the deal moves on after every hand, passed or not."""
-    return (first_dealer + number - 1) % players
+    return (first_dealer + number - 1) % seats
 
 
 def row(
-    players: int,
+    seats: int,
     number: int,
     dealt_by: int,
     hand: scoring.Hand | None,
@@ -78,7 +79,7 @@ def row(
     """Hand ``number``, dealt by seat ``dealt_by``, scored under ``rules``: its breakdown and
     scores (all 0 for a passed deal)."""
     detail = scoring.breakdown(hand, rules) if hand is not None else None
-    scores = detail.scores if detail else (0,) * players
+    scores = detail.scores if detail else (0,) * seats
     return Row(number, dealt_by, hand, detail, scores)
 
 
@@ -88,14 +89,14 @@ def add(totals: tuple[int, ...], scores: Iterable[int]) -> tuple[int, ...]:
 
 
 def replay(
-    players: int,
+    seats: int,
     dealt: Iterable[tuple[int, scoring.Hand | None]],
     rules: scoring.Rules = scoring.FFT,
 ) -> Iterator[tuple[Row, tuple[int, ...]]]:
     """Each hand's row, in play order, from (dealer, hand) pairs (None is a passed deal), with
     the running totals after it: one at a time, so a long sheet can stream."""
-    totals = (0,) * players
+    totals = (0,) * seats
     for number, (dealt_by, hand) in enumerate(dealt, start=1):
-        scored = row(players, number, dealt_by, hand, rules)
+        scored = row(seats, number, dealt_by, hand, rules)
         totals = add(totals, scored.scores)
         yield scored, totals

@@ -93,21 +93,18 @@ def encodable(text: str) -> str:
 
 class NameKeyField(models.TextField):
     """A column that always holds ``key(name)`` of its row, computed when the row is written
-    (``save()``, ``create()`` and ``bulk_create()`` alike)."""
+    (``save()``, ``create()`` and ``bulk_create()`` alike). The migrations hold it as a plain
+    ``TextField``: the same column, and no migration depends on this code."""
 
-    def __init__(self, *args, source: str = "name", **kwargs):
-        self.source = source
-        kwargs.setdefault("editable", False)
+    def __init__(self, *args, **kwargs):
+        kwargs["editable"] = False
         super().__init__(*args, **kwargs)
 
     def deconstruct(self):
-        name, path, args, kwargs = super().deconstruct()
-        if self.source != "name":
-            kwargs["source"] = self.source
-        kwargs.pop("editable", None)
-        return name, path, args, kwargs
+        name, _path, args, kwargs = super().deconstruct()
+        return name, "django.db.models.TextField", args, kwargs
 
     def pre_save(self, model_instance, add):
-        value = key(getattr(model_instance, self.source))
+        value = key(model_instance.name)
         setattr(model_instance, self.attname, value)
         return value

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q, QuerySet
 
-from scoresheet import names as player_names
-from scoresheet.files import json_backup
-from scoresheet.models import Club, Seat, Sheet
+from scoresheet import player_names
+from scoresheet.models import Club, Seat, Sheet, local_time
 
 KNOWN_NAMES = 40
 
@@ -91,8 +90,8 @@ def recent_sheets(request) -> list[dict]:
         names = [seat.name for seat in sheet.seats.all()]
         shown |= {
             # Its own local time, made naive: a template would convert it again, and fail on
-            # a date at the end of the calendar (json_backup.local_time).
-            "created": json_backup.local_time(sheet.created).replace(tzinfo=None),
+            # a date at the end of the calendar (models.local_time).
+            "created": local_time(sheet.created).replace(tzinfo=None),
             "names": names,
             "hands": sheet.hand_count,
             "leaders": [names[seat] for seat in sheet.summary().leaders],

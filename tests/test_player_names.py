@@ -1,7 +1,7 @@
-"""Names (scoresheet/names.py, issue 20): one function decides what a player's name is and when
-two are the same, and every place that takes a name uses it. Characters that show nothing
-(Unicode's default-ignorable code points) are removed, those that look blank are a space: a
-second player who looks like the first is refused everywhere, naming the field.
+"""Names (scoresheet/player_names.py, issue 20): one function decides what a player's name is
+and when two are the same, and every place that takes a name uses it. Characters that show
+nothing (Unicode's default-ignorable code points) are removed, those that look blank are a
+space: a second player who looks like the first is refused everywhere, naming the field.
 
 The look-alikes are the issue's: U+3164 (Hangul filler), U+034F (combining grapheme joiner),
 U+2800 (braille blank), and their kin.
@@ -16,13 +16,13 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from scoresheet import names
+from scoresheet import player_names
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import writes as club_writes
 from scoresheet.files import club_backup
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Club, ClubPlayer, Seat, Sheet
-from scoresheet.sessions import writes
+from scoresheet.sheets import writes
 from tests.conftest import BACKUPS
 
 # Each a second "Ana" to the eye.
@@ -48,21 +48,21 @@ BETWEEN = ["\u3164", "\u2800", "\u115f", "\u1160", "\uffa0", "\u3164\u2800 \u316
 
 @pytest.mark.parametrize("typed", LOOK_ALIKES)
 def test_a_look_alike_is_cleaned_to_the_name_and_has_its_key(typed):
-    assert names.clean(typed) == "Ana"
-    assert names.key(typed) == names.key("ANA") == "ana"
+    assert player_names.clean(typed) == "Ana"
+    assert player_names.key(typed) == player_names.key("ANA") == "ana"
 
 
 @pytest.mark.parametrize("blank", BETWEEN)
 def test_a_blank_looking_character_is_a_space(blank):
-    assert names.clean(f"Anne{blank}Marie") == "Anne Marie"
-    assert names.key(f"Anne{blank}Marie") == names.key("anne marie")
+    assert player_names.clean(f"Anne{blank}Marie") == "Anne Marie"
+    assert player_names.key(f"Anne{blank}Marie") == player_names.key("anne marie")
 
 
 @pytest.mark.parametrize("blank", [*BETWEEN, "\u034f", "\u200b\ufe0f", "\U000e0020"])
 def test_a_name_of_nothing_visible_is_blank(blank):
-    assert names.clean(blank) == ""
-    with pytest.raises(names.InvalidName) as refused:
-        names.checked(blank)
+    assert player_names.clean(blank) == ""
+    with pytest.raises(player_names.InvalidName) as refused:
+        player_names.checked(blank)
     assert refused.value.reason == "blank"
 
 
@@ -94,31 +94,31 @@ def test_every_default_ignorable_code_point_is_removed():
         "\U000e0fff",
     ]
     for char in ignorable:
-        assert names.clean(f"A{char}na") in ("Ana", "A na"), hex(ord(char))
-        assert names.key(f"A{char}na") in ("ana", "a na"), hex(ord(char))
+        assert player_names.clean(f"A{char}na") in ("Ana", "A na"), hex(ord(char))
+        assert player_names.key(f"A{char}na") in ("ana", "a na"), hex(ord(char))
 
 
 def test_what_stays_a_different_name():
     # Case folding as Unicode does it: "İ" is i + a combining dot, never "i" alone.
-    assert names.key("İVAN") != names.key("Ivan")
+    assert player_names.key("İVAN") != player_names.key("Ivan")
     # A letter of another script is another name (confusables are not the same player).
-    assert names.key("\u0410na") != names.key("Ana")
+    assert player_names.key("\u0410na") != player_names.key("Ana")
     # An accent is a letter's: "Ana" and "Aná" are two players.
-    assert names.key("Aná") != names.key("Ana")
-    assert names.clean("  Anne   Marie ") == "Anne Marie"
+    assert player_names.key("Aná") != player_names.key("Ana")
+    assert player_names.clean("  Anne   Marie ") == "Anne Marie"
 
 
 def test_the_rule_for_a_valid_name_is_one():
-    assert names.checked(" Ana ") == "Ana"
-    assert names.checked("x" * names.PLAYER_LENGTH) == "x" * 40
-    with pytest.raises(names.InvalidName) as refused:
-        names.checked("x" * 41)
+    assert player_names.checked(" Ana ") == "Ana"
+    assert player_names.checked("x" * player_names.PLAYER_LENGTH) == "x" * 40
+    with pytest.raises(player_names.InvalidName) as refused:
+        player_names.checked("x" * 41)
     assert (refused.value.reason, refused.value.length) == ("long", 40)
     # A session's name: 80, and it may be left blank where the form fills it in.
-    assert names.checked("", names.TITLE_LENGTH, blank=True) == ""
+    assert player_names.checked("", player_names.TITLE_LENGTH, blank=True) == ""
     for nothing in ("\x00Ana", "\ud800", 7, None):
-        with pytest.raises(names.InvalidName):
-            names.checked(nothing)
+        with pytest.raises(player_names.InvalidName):
+            player_names.checked(nothing)
 
 
 # Every place that takes a name
@@ -177,7 +177,7 @@ class TestEveryPlaceThatTakesAName:
         assert response.status_code == 302
         # The seat is Ana of the roster, not a second Ana.
         assert club.players.count() == 3
-        assert club.sessions.get().players[0] == ana.pk
+        assert club.club_sheets.get().players[0] == ana.pk
         assert Seat.objects.get(position=0).name == "Ana"
 
     def test_attaching_a_session(self, typed):
@@ -186,7 +186,7 @@ class TestEveryPlaceThatTakesAName:
         with pytest.raises(clubs.ClubError, match="different player"):
             club_writes.attach(club, sheet, ["Ana", typed, "Chloé"])
         club_writes.attach(club, sheet, [typed, "Ben", "Chloé"])
-        assert club.sessions.get().players[0] == club.players.get(name="Ana").pk
+        assert club.club_sheets.get().players[0] == club.players.get(name="Ana").pk
 
     def test_a_session_backup(self, client, typed):
         data = json.loads(json.dumps(BACKUPS[4]))
@@ -216,7 +216,7 @@ class TestEveryPlaceThatTakesAName:
         session["players"][0] = typed
         club = club_backup.load(json.dumps(data))
         assert club.players.count() == 4
-        assert club.sessions.get().players[0] == club.players.get(name="Ana").pk
+        assert club.club_sheets.get().players[0] == club.players.get(name="Ana").pk
         assert not Club.objects.exclude(pk=club.pk).exists()
 
 
@@ -237,15 +237,12 @@ def test_the_migration_computes_every_key_again_and_keeps_look_alikes_apart():
     OldPlayer = apps.get_model("scoresheet", "ClubPlayer")
     sheet = OldSheet.objects.create(name="Lundi", first_dealer=0, token="t1", view_token="v1")
     seats = ["Ana", "Ana\u3164", "Ben\u2800", "Chloé"]
-    # The keys as the old names.key made them (it kept U+3164, U+2800 and U+034F), written by
-    # update(): the field computes today's key on save.
+    # The keys as the old player_names.key made them (it kept U+3164, U+2800 and U+034F).
     for position, name in enumerate(seats):
-        seat = OldSeat.objects.create(sheet=sheet, position=position, name=f"seat {position}")
-        OldSeat.objects.filter(pk=seat.pk).update(name=name, key=name.casefold())
+        OldSeat.objects.create(sheet=sheet, position=position, name=name, key=name.casefold())
     club = OldClub.objects.create(name="Jeudi", token="t2", view_token="v2")
-    for number, name in enumerate(["Zoé\u3164", "Ana", "ana\u034f"]):
-        player = OldPlayer.objects.create(club=club, name=f"player {number}")
-        OldPlayer.objects.filter(pk=player.pk).update(name=name, key=name.casefold())
+    for name in ["Zoé\u3164", "Ana", "ana\u034f"]:
+        OldPlayer.objects.create(club=club, name=name, key=name.casefold())
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())

@@ -1,4 +1,4 @@
-"""The sheet (scoresheet/sheet.py): rows in play order, dealers, running totals, standings.
+"""The tally (scoresheet/tally.py): rows in play order, dealers, running totals, standings.
 
 RULES.md §4: the dealer moves one seat on after every hand, a passed deal (None) included;
 rows and totals always sum to zero.
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoresheet.scoring import Contract, Hand, InvalidHand
-from scoresheet.sheet import dealer
+from scoresheet.tally import dealer
 from tests.scored import build, scored_rows
 
 # Rows: (3 players) seat 0 takes a prise, 2 bouts, 46: made by 5, u = 30.
@@ -60,7 +60,7 @@ def test_rows_and_totals():
     assert built.rows[0].hand is WON_BY_0
     assert built.totals == (150, -120, -30)
     assert all(row.balanced for row in built.rows)
-    assert built.players == 3
+    assert built.seats == 3
 
 
 def test_empty_sheet():
@@ -97,7 +97,7 @@ def test_only_passed_deals():
 def test_standings(hands, totals, ranks, leaders):
     built = build(hands[0].seats, 0, hands)
     assert built.totals == totals
-    assert [standing.seat for standing in built.standings] == list(range(built.players))
+    assert [standing.seat for standing in built.standings] == list(range(built.seats))
     assert [standing.total for standing in built.standings] == list(totals)
     assert [standing.rank for standing in built.standings] == ranks
     assert built.leaders == leaders

@@ -8,6 +8,9 @@ totals after it, and the sheet's hand count, totals, next dealer and statistics'
 Adding a hand (the usual change) costs the same at any length of session; a correction, a
 deletion, an undo or a change of rules re-scores the sheet from its stored hands.
 
+What else a change updates in the same transaction (a club's results) is registered from
+above when the app is ready (``after_change``): this module knows nothing of clubs.
+
 Views parse a request, call one of these and render what it returns.
 """
 
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -23,15 +26,24 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from scoresheet import bulk, models, scoring, stats
-from scoresheet import names as player_names
-from scoresheet import sheet as sheets
-from scoresheet.clubs import results as club_results
+from scoresheet import bulk, keys, models, player_names, scoring, stats, tally
 from scoresheet.models import Hand, Seat, Sheet, SpentKey
 
+# What else a change of a sheet updates, in its transaction, once the sheet's own derived data
+# is written: ``update(sheet, appended)`` functions registered by the layers above when the app
+# is ready (``after_change``), and the relations of the sheet they read, fetched with its lock.
+_AFTER_CHANGE: list[Callable[[Sheet, Hand | None], None]] = []
+_READS: list[str] = []
 
-class KeyTaken(Exception):
-    """The form's key was spent on another sheet, or on something else: a tampered form."""
+
+def after_change(update: Callable[[Sheet, Hand | None], None], reads: Sequence[str] = ()) -> None:
+    """Have every change of a sheet call ``update(sheet, appended)`` in its transaction, the
+    sheet locked and its derived data up to date (``appended``: the hand just added, when that
+    was the change, else None); ``reads``: the relations of the sheet it reads, fetched with
+    the sheet (``select_related``) so that reading them costs no query."""
+    if update not in _AFTER_CHANGE:
+        _AFTER_CHANGE.append(update)
+    _READS.extend(name for name in reads if name not in _READS)
 
 
 class HandRefused(ValueError):
@@ -73,47 +85,46 @@ class Change:
 
 def _locked(token: str) -> Sheet:
     """The sheet with this full-access token, locked until the transaction ends, or 404;
-    with its club session, if it is one, read in the same query."""
+    with what ``after_change``'s updates read of it, in the same query."""
     return get_object_or_404(
-        _with_club(Sheet.objects.select_for_update(of=("self",))), token=token
+        _with_reads(Sheet.objects.select_for_update(of=("self",))), token=token
     )
 
 
-def _with_club(sheets):
-    # A club's standings read what this write path stores beside the session
-    # (club_results.sheet_changed): knowing whether it is a club's costs no query.
-    return sheets.select_related("club_session")
+def _with_reads(sheets):
+    return sheets.select_related(*_READS) if _READS else sheets
 
 
 def _moved(sheet: Sheet, *fields: str, appended: Hand | None = None) -> None:
-    """Move the revision on and save it with the derived ``fields`` that changed; and, for a
-    session of a club, the results the club's standings read (``appended``: the hand just
-    added, when that was the change)."""
+    """Move the revision on and save it with the derived ``fields`` that changed; then what
+    else follows the sheet (``after_change``: a club's results), ``appended`` being the hand
+    just added, when that was the change."""
     sheet.revision += 1
     sheet.save(update_fields=["revision", *fields])
-    club_results.sheet_changed(sheet, appended)
+    for update in _AFTER_CHANGE:
+        update(sheet, appended)
 
 
-def _players(sheet: Sheet) -> int:
+def _seats(sheet: Sheet) -> int:
     # The totals have one entry per seat; a sheet without a hand yet reads its seats.
     return len(sheet.totals) or sheet.seats.count()
 
 
-def _appended(sheet: Sheet, hand: Hand, players: int, rules: scoring.Rules) -> None:
+def _appended(sheet: Sheet, hand: Hand, seats: int, rules: scoring.Rules) -> None:
     """Give a new last hand its number and row, and fold it into the sheet's derived data."""
     number = sheet.hand_count + 1
     if hand.dealer is None:
         hand.dealer = sheet.next_dealer
-    row = sheets.row(players, number, hand.dealer, hand.to_scoring(players), rules)
-    totals = sheets.add(tuple(sheet.totals) or (0,) * players, row.scores)
+    row = tally.row(seats, number, hand.dealer, hand.to_scoring(seats), rules)
+    totals = tally.add(tuple(sheet.totals) or (0,) * seats, row.scores)
     hand.number = number
     hand.scores = list(row.scores)
     hand.totals = list(totals)
-    counters = stats.Counters.from_data(sheet.statistics, players)
+    counters = stats.Counters.from_data(sheet.statistics, seats)
     counters.add(row)
     sheet.hand_count = number
     sheet.totals = list(totals)
-    sheet.next_dealer = sheets.dealer(hand.dealer, 2, players)
+    sheet.next_dealer = tally.dealer(hand.dealer, 2, seats)
     sheet.statistics = counters.to_data()
 
 
@@ -147,18 +158,14 @@ class Rescored:
         bulk.update(Hand, ("totals",), self.totals)
 
 
-def _rescored(
-    sheet: Sheet, hands: Sequence[tuple], players: int, rules: scoring.Rules
-) -> Rescored:
+def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules) -> Rescored:
     """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
     the sheet's derived data from them; returns the stored rows that changed."""
-    counters = stats.Counters(players)
-    dealt = (
-        (hand[SCORING_AT], models.scoring_hand(players, *hand[SCORING_AT:])) for hand in hands
-    )
+    counters = stats.Counters(seats)
+    dealt = ((hand[SCORING_AT], models.scoring_hand(seats, *hand[SCORING_AT:])) for hand in hands)
     changed = Rescored([], [])
-    totals = (0,) * players
-    replayed = sheets.replay(players, dealt, rules)
+    totals = (0,) * seats
+    replayed = tally.replay(seats, dealt, rules)
     for number, (pk, stored_number, scores, stored_totals, *_inputs) in enumerate(hands, 1):
         try:
             row, totals = next(replayed)
@@ -173,7 +180,7 @@ def _rescored(
     sheet.hand_count = len(hands)
     sheet.totals = list(totals)
     last = hands[-1][SCORING_AT] if hands else None
-    sheet.next_dealer = sheet.first_dealer if last is None else sheets.dealer(last, 2, players)
+    sheet.next_dealer = sheet.first_dealer if last is None else tally.dealer(last, 2, seats)
     sheet.statistics = counters.to_data()
     return changed
 
@@ -183,7 +190,7 @@ DERIVED = ("hand_count", "totals", "next_dealer", "statistics")
 
 def _rescore(sheet: Sheet) -> None:
     """Re-score every stored hand of a locked sheet and store the rows that changed."""
-    _rescored(sheet, _stored(sheet), _players(sheet), sheet.game_rules).store()
+    _rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules).store()
 
 
 # What an import writes of a new seat and a new hand: every column but the id and the sheet.
@@ -197,7 +204,7 @@ HAND_COLUMNS = tuple(
 class NewSheet:
     """A session ready to be written: its sheet, numbered and scored, its derived data set,
     and the database values of its seats and hands; ``played`` holds each hand as a club's
-    records read it (``club_results.HAND_FIELDS``). Nothing saved yet."""
+    records read it (``Hand.RECORDED``). Nothing saved yet."""
 
     sheet: Sheet
     seats: list[tuple]
@@ -227,8 +234,8 @@ class NewSheets:
         hands: Iterable[tuple[int | None, scoring.Hand | None]] = (),
     ) -> NewSheet:
         """Score and prepare a session as ``create_sheet`` takes it; raises like it."""
-        players = len(names)
-        problems = scoring.check_rules(rules, players)
+        seats = len(names)
+        problems = scoring.check_rules(rules, seats)
         if problems:
             raise scoring.InvalidRules(problems)
         sheet = Sheet(name=name, first_dealer=first_dealer, rules=rules_data(rules))
@@ -236,41 +243,41 @@ class NewSheets:
             # A restored session keeps the time it was created; it is a copy, restored now
             # (which the home page says).
             sheet.created, sheet.restored = created, self.now
-        counters = stats.Counters(players)
-        totals = (0,) * players
+        counters = stats.Counters(seats)
+        totals = (0,) * seats
         dealer = first_dealer
         rows, played = [], []
         hands = list(hands)
         # Each hand's form key, as uuid4() makes them, from one read of the system's source.
-        keys = os.urandom(16 * len(hands))
+        random = os.urandom(16 * len(hands))
         for number, (dealt_by, hand) in enumerate(hands, start=1):
             # A hand of a backup without its dealer is dealt in turn.
             dealer = dealer if dealt_by is None else dealt_by
             stored = {**Hand.inputs_of(hand), "number": number, "dealer": dealer}
             # Scored as it is stored: a re-scoring of the stored hand gives the same row.
-            scored = models.scoring_hand(players, *(stored[name] for name in Hand.SCORING))
+            scored = models.scoring_hand(seats, *(stored[name] for name in Hand.SCORING))
             try:
-                row = sheets.row(players, number, dealer, scored, rules)
+                row = tally.row(seats, number, dealer, scored, rules)
             except scoring.InvalidHand as error:
                 raise HandRefused(number, error.problems) from None
             counters.add(row)
-            totals = sheets.add(totals, row.scores)
+            totals = tally.add(totals, row.scores)
             stored |= {
-                "key": uuid.UUID(bytes=keys[16 * number - 16 : 16 * number], version=4),
+                "key": uuid.UUID(bytes=random[16 * number - 16 : 16 * number], version=4),
                 "created": self.now,
                 "version": 1,
                 "scores": list(row.scores),
                 "totals": list(totals),
             }
             rows.append([stored[column] for column in HAND_COLUMNS])
-            played.append(tuple(stored[field] for field in club_results.HAND_FIELDS))
-            dealer = sheets.dealer(dealer, 2, players)
+            played.append(tuple(stored[field] for field in Hand.RECORDED))
+            dealer = tally.dealer(dealer, 2, seats)
         sheet.hand_count = len(rows)
         sheet.totals = list(totals)
         sheet.next_dealer = dealer
         sheet.statistics = counters.to_data()
-        seats = [Seat(position=position, name=name) for position, name in enumerate(names)]
-        new = NewSheet(sheet, self.seats.values(seats), self.hands.prepared(rows), played)
+        placed = [Seat(position=position, name=name) for position, name in enumerate(names)]
+        new = NewSheet(sheet, self.seats.values(placed), self.hands.prepared(rows), played)
         self.new.append(new)
         return new
 
@@ -314,8 +321,7 @@ def create_sheet(
     with transaction.atomic():
         new.write()
         if key is not None:
-            # A key used before fails here (unique): the whole transaction is undone.
-            SpentKey.objects.create(key=key, made=SpentKey.Made.SHEET, sheet=sheet)
+            keys.spend(key, SpentKey.Made.SHEET, sheet=sheet)
     return sheet
 
 
@@ -328,31 +334,13 @@ def start_sheet(
 ) -> Change:
     """The new-session form: a new session under the form's ``key``. The same form sent again
     (a double tap, twice at once) opens the session it made the first time (``already``);
-    ``KeyTaken`` when the key was spent on something else."""
-    made = made_by(key, SpentKey.Made.SHEET)
-    if made is None:
-        try:
-            sheet = create_sheet(name, names, first_dealer, rules=rules, key=key)
-        except IntegrityError:
-            # Sent twice at once: the other one made it (its key is the one that failed).
-            made = made_by(key, SpentKey.Made.SHEET)
-            if made is None:
-                raise KeyTaken from None
-        else:
-            return Change(sheet, None, None)
-    return Change(made, None, None, done=False, already=True)
-
-
-def made_by(key: uuid.UUID, made: str, club=None):
-    """What a new-session or new-club ``key`` made (the sheet, or the club), or None if it is
-    not spent; ``KeyTaken`` when it was spent on something else (or in another club)."""
-    spent = SpentKey.objects.filter(key=key).select_related("sheet", "club").first()
-    if spent is None:
-        return None
-    found = spent.club if made == SpentKey.Made.CLUB else spent.sheet
-    if spent.made != made or found is None or (club is not None and spent.club_id != club.pk):
-        raise KeyTaken
-    return found
+    ``keys.KeyTaken`` when the key was spent on something else."""
+    sheet, made = keys.once(
+        key,
+        SpentKey.Made.SHEET,
+        lambda: create_sheet(name, names, first_dealer, rules=rules, key=key),
+    )
+    return Change(sheet, None, None, done=made, already=not made)
 
 
 def rules_data(rules: scoring.Rules) -> dict:
@@ -368,7 +356,7 @@ def add_hand(
 
     A key is spent for good: sent again, even after its hand was deleted or undone, it stores
     nothing and answers ``already`` (with the hand it stored, if it is still there), before
-    the hand is checked (the deal has moved on since). Raises ``KeyTaken`` for a key spent on
+    the hand is checked (the deal has moved on since). Raises ``keys.KeyTaken`` for a key spent on
     another sheet, and ``scoring.InvalidHand`` when the hand breaks the session's rules (both
     write nothing).
     """
@@ -377,10 +365,9 @@ def add_hand(
     try:
         with transaction.atomic():
             sheet = _locked(token)
-            # A key spent before fails here (unique): the whole transaction is undone.
-            SpentKey.objects.create(key=key, made=SpentKey.Made.HAND, sheet=sheet)
+            keys.spend(key, SpentKey.Made.HAND, sheet=sheet)
             stored.sheet = sheet
-            _appended(sheet, stored, _players(sheet), sheet.game_rules)
+            _appended(sheet, stored, _seats(sheet), sheet.game_rules)
             stored.save(force_insert=True)
             _moved(sheet, *DERIVED, appended=stored)
     except IntegrityError:
@@ -390,14 +377,14 @@ def add_hand(
 
 def _resent(token: str, key: uuid.UUID) -> Change:
     """The answer to a hand's key already spent: the sheet as it is, and the hand the key
-    stored if it is still there; ``KeyTaken`` for a key spent elsewhere."""
+    stored if it is still there; ``keys.KeyTaken`` for a key spent elsewhere."""
     spent = SpentKey.objects.filter(key=key).values_list("made", "sheet_id").first()
     # A hand restored from a backup has a key that was never a form's, nor spent.
     first = Hand.objects.filter(key=key).values_list("sheet_id", flat=True).first()
     owner = spent[1] if spent and spent[0] == SpentKey.Made.HAND else first
     sheet = Sheet.objects.filter(token=token).first()
     if owner is None or sheet is None or owner != sheet.pk:
-        raise KeyTaken
+        raise keys.KeyTaken
     hand = sheet.hands.filter(key=key).first()
     # The same form sent again (a double tap, a resubmitted page, the offline queue): one hand.
     return Change(sheet, hand, hand.number if hand else None, done=False, already=True)
@@ -473,7 +460,7 @@ def change_rules(token: str, rules: scoring.Rules, revision: int | None = None) 
         if revision is not None and revision != sheet.revision:
             # Hands were entered or corrected since those totals were shown.
             return Change(sheet, None, None, done=False, conflict=True)
-        problems = scoring.check_rules(rules, _players(sheet))
+        problems = scoring.check_rules(rules, _seats(sheet))
         if problems:
             raise scoring.InvalidRules(problems)
         sheet.rules = rules_data(rules)
@@ -489,8 +476,8 @@ def rename(token: str, name: str, players: Sequence[str]) -> Change:
     # InvalidName is a ValueError: blank or too long.
     name = player_names.checked(name, player_names.TITLE_LENGTH)
     players = [player_names.checked(player) for player in players]
-    keys = [player_names.key(player) for player in players]
-    if len(set(keys)) != len(keys):
+    name_keys = [player_names.key(player) for player in players]
+    if len(set(name_keys)) != len(name_keys):
         raise ValueError("two players have the same name")
     with transaction.atomic():
         sheet = _locked(token)
@@ -518,16 +505,16 @@ def rename(token: str, name: str, players: Sequence[str]) -> Change:
 def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
     """The totals the sheet would have under ``rules``, writing nothing (a preview of
     ``change_rules``); raises like it."""
-    players = _players(sheet)
-    problems = scoring.check_rules(rules, players)
+    seats = _seats(sheet)
+    problems = scoring.check_rules(rules, seats)
     if problems:
         raise scoring.InvalidRules(problems)
     # Only what scoring reads, and only the totals computed: no model instance, no counter.
     hands = sheet.hands.order_by("number", "id").values_list(*Hand.SCORING)
-    dealt = ((hand[0], models.scoring_hand(players, *hand)) for hand in hands)
-    totals, number = (0,) * players, 0
+    dealt = ((hand[0], models.scoring_hand(seats, *hand)) for hand in hands)
+    totals, number = (0,) * seats, 0
     try:
-        for number, (_row, totals) in enumerate(sheets.replay(players, dealt, rules), 1):  # noqa: B007
+        for number, (_row, totals) in enumerate(tally.replay(seats, dealt, rules), 1):  # noqa: B007
             pass
     except scoring.InvalidHand as error:
         # The hand after the last one replayed is the one refused.
@@ -538,9 +525,9 @@ def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
 def rescore(sheet: Sheet) -> bool:
     """Recompute a sheet's stored rows and totals from its hands; True when any differed."""
     with transaction.atomic():
-        sheet = _with_club(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
+        sheet = _with_reads(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
         before = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
-        changed = _rescored(sheet, _stored(sheet), _players(sheet), sheet.game_rules)
+        changed = _rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules)
         after = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
         if not changed and before == after:
             return False

@@ -19,12 +19,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoresheet import chart, scoring, stats
-from scoresheet.lists import recent
+from scoresheet import chart, keys, recent, scoring, stats
 from scoresheet.models import Club, Sheet
-from scoresheet.sessions import offline, rows, summary, writes
-from scoresheet.sessions.forms import RenameForm, RulesForm, SheetForm
-from scoresheet.templatetags.scoresheet import rules_words
+from scoresheet.sheets import offline, rows, summary, writes
+from scoresheet.sheets.forms import RenameForm, RulesForm, SheetForm
 
 # The sheet page shows the latest hands (what the table looks back at), and "Earlier hands"
 # pages back through the others, a longer page at a time: no page grows with the session.
@@ -139,9 +137,9 @@ def new_sheet(request):
                 data["rules"],
                 key=data["key"] or uuid.uuid4(),
             )
-        except writes.KeyTaken:
+        except keys.KeyTaken:
             # A key spent on something else: a tampered form. Offer a fresh one.
-            form = SheetForm(renewed(request.POST))
+            form = SheetForm(keys.renewed(request.POST))
             form.is_valid()
         else:
             # Sent twice (a double tap): the second opens the session the first made.
@@ -226,13 +224,6 @@ def parse_version(data) -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
-def renewed(data):
-    """A form's data with a fresh key, for a form whose key was spent elsewhere."""
-    data = data.copy()
-    data["key"] = str(uuid.uuid4())
-    return data
-
-
 def parse_revision(data) -> int:
     """The sheet's revision a page showed; -1 (no revision the sheet has) when it is not one."""
     value = data.get("revision", "")
@@ -269,7 +260,7 @@ def rules(request, token):
                 messages.success(
                     request,
                     _("Rules changed to %(rules)s: every hand was re-scored.")
-                    % {"rules": rules_words(proposed)},
+                    % {"rules": proposed.in_words(_)},
                 )
                 return redirect(change.sheet)
             sheet, changed_meanwhile = change.sheet, True
@@ -310,7 +301,7 @@ def players(request, token):
     context = {
         "sheet": sheet,
         "form": form,
-        "club": Club.objects.filter(sessions__sheet=sheet).first(),
+        "club": Club.objects.filter(club_sheets__sheet=sheet).first(),
         "known_names": recent.known_names(request),
     }
     return render(request, "scoresheet/players.html", context)
@@ -342,9 +333,6 @@ def statistics(request, token, readonly=False):
         "chart": running_chart(sheet, names),
     }
     return render(request, "scoresheet/stats.html", context)
-
-
-# Files: the CSV for spreadsheets, the JSON backup, and restoring a backup.
 
 
 # Sharing: the two links and their QR codes.

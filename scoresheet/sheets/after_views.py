@@ -20,13 +20,10 @@ from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoresheet import chart
-from scoresheet.files import filenames, json_backup
-from scoresheet.lists import recent
-from scoresheet.models import Sheet
-from scoresheet.sessions import feuille, summary, summary_image
-from scoresheet.sessions.views import get_sheet, links, seat_names
-from scoresheet.templatetags.scoresheet import rules_words
+from scoresheet import filenames, numbers, recent
+from scoresheet.models import Sheet, local_time
+from scoresheet.sheets import feuille, summary, summary_image
+from scoresheet.sheets.views import get_sheet, links, seat_names
 
 # Where the printed sheet's rows go in its page (print.html).
 HANDS_MARK = "<!-- hands -->"
@@ -34,7 +31,7 @@ HANDS_MARK = "<!-- hands -->"
 
 def day(sheet: Sheet) -> str:
     """The session's date, in the request's language."""
-    return date_format(json_backup.local_time(sheet.created).replace(tzinfo=None), "DATE_FORMAT")
+    return date_format(local_time(sheet.created).replace(tzinfo=None), "DATE_FORMAT")
 
 
 def share_url(request, sheet: Sheet) -> str:
@@ -103,12 +100,12 @@ def picture(sheet: Sheet) -> bytes:
     played = bool(sheet.hand_count)
     lines = [
         summary_image.Line(
-            place.place if played else 1, place.name, chart.signed(place.total), place.total
+            place.place if played else 1, place.name, numbers.signed(place.total), place.total
         )
         for place in places
     ]
     subtitle = " · ".join(
-        [day(sheet), summary.hands_words(sheet.hand_count), rules_words(sheet.game_rules)]
+        [day(sheet), summary.hands_words(sheet.hand_count), sheet.game_rules.in_words(_)]
     )
     image = summary_image.draw(sheet.name, subtitle, lines, _("Tarot score sheet"))
     return summary_image.png(image)

@@ -9,12 +9,12 @@ from django.utils.formats import localize
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoresheet import scoring, theme
+from scoresheet import keys, scoring, theme
 from scoresheet.models import Hand, Sheet
-from scoresheet.sessions import offline, rows, writes
-from scoresheet.sessions.forms import HandForm
-from scoresheet.sessions.offline import CONFLICT, REFUSED
-from scoresheet.sessions.views import (
+from scoresheet.sheets import offline, rows, writes
+from scoresheet.sheets.forms import HandForm
+from scoresheet.sheets.offline import CONFLICT, REFUSED
+from scoresheet.sheets.views import (
     MAX_NUMBER,
     get_sheet,
     links,
@@ -159,7 +159,7 @@ def hand_new(request, token):
         return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
     try:
         change = writes.add_hand(token, hand, key)
-    except writes.KeyTaken:
+    except keys.KeyTaken:
         # The key belongs to another sheet: a tampered form. Offer a fresh one.
         form.renew_key()
         return form_page(request, sheet, form, status=REFUSED)

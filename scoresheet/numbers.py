@@ -1,0 +1,51 @@
+"""Numbers as the app writes them, the one place that says how, below every page, row, chart
+and picture that shows one: a score with its sign always written (+318, −106, 0), the true
+minus sign (U+2212, never a hyphen), the class a score's sign is shown with, the width class
+that fits a column of totals, and card points without a useless ".0". Pure Python, as the chart
+that uses it: the language's decimal separator is given by the caller."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+
+MINUS = "\u2212"
+# The totals bar's classes run from chars-4 (or fewer characters) to chars-9 (or more).
+NARROWEST, WIDEST = 4, 9
+
+
+def signed(value: int) -> str:
+    """+318, −106, 0: a score with its sign always written, with a true minus sign."""
+    if value > 0:
+        return f"+{value}"
+    return minus(value)
+
+
+def minus(value: int) -> str:
+    """−42 with a true minus sign, 106 with no sign."""
+    return f"{MINUS}{-value}" if value < 0 else str(value)
+
+
+def true_minus(text: str) -> str:
+    """A number already written (in the page's language) with its minus sign made true."""
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def sign_class(value: int) -> str:
+    """The class a score is shown with: positive, negative or zero."""
+    return "positive" if value > 0 else "negative" if value < 0 else "zero"
+
+
+def width_class(values: Iterable[int]) -> str:
+    """The class that fits the widest of ``values`` as ``signed`` writes it (+318: 4
+    characters), so that app.css sizes the numbers to their column: chars-4 to chars-9."""
+    widest = max((len(signed(value)) for value in values), default=1)
+    return f"chars-{min(max(widest, NARROWEST), WIDEST)}"
+
+
+def card_points_text(points: Decimal | int | str, decimal_separator: str = ".") -> str:
+    """Card points as a page writes them: 49, 40.5 (40,5 with a decimal comma)."""
+    points = Decimal(points)
+    if points == points.to_integral():
+        return str(points.quantize(Decimal(1)))
+    return format(points.normalize(), "f").replace(".", decimal_separator)

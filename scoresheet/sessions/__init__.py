@@ -1,1 +1,0 @@
-"""A session: its pages, the hand form, the write protocol, after the game, offline."""

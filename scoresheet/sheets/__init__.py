@@ -1,0 +1,1 @@
+"""A session (a ``Sheet``): its pages, the hand form, the write protocol, after the game."""
