@@ -1,15 +1,17 @@
 """Settings for the Tarot score sheet: safe defaults for `make run`, overridden by the environment.
 
 Environment variables (docs/configuration.md): SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL,
-HTTPS, CSRF_TRUSTED_ORIGINS, SQLITE_PATH, SECRET_KEY_FILE.
+HTTPS, CSRF_TRUSTED_ORIGINS, TRUSTED_PROXIES, SQLITE_PATH, SECRET_KEY_FILE.
 """
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
@@ -165,6 +167,26 @@ CACHES = {
 # nothing written.
 RATE_LIMIT = os.environ.get("RATE_LIMIT", "120/m")
 RATELIMIT_USE_CACHE = "ratelimit"
+
+
+def proxies(name: str) -> list[str]:
+    """A comma-separated list of addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``),
+    each checked now: a typo stops the server at its start, with the variable's name."""
+    values = env_list(name) or []
+    for value in values:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {value!r} is not an IP address or network"
+            ) from None
+    return values
+
+
+# The proxies whose X-Forwarded-For names the client (scoresheet/throttle.py): none by default,
+# when the client is the connection's peer and X-Forwarded-For is ignored; behind Caddy on the
+# same machine, 127.0.0.1 and ::1 (deploy/tarot.env).
+TRUSTED_PROXIES = proxies("TRUSTED_PROXIES")
 # If the counter cannot be read, the table keeps playing: a hand is worth more than a limit.
 RATELIMIT_FAIL_OPEN = True
 # django-ratelimit warns about any cache but memcached and Redis; CounterCache is a shared
