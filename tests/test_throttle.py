@@ -73,7 +73,7 @@ def test_an_ipv6_client_counts_as_its_slash_64(settings, rf):
 
 def test_a_trusted_proxy_that_is_not_an_address_stops_the_server(monkeypatch):
     monkeypatch.setenv("TRUSTED_PROXIES", "127.0.0.1, caddy.local")
-    with pytest.raises(ImproperlyConfigured, match="TRUSTED_PROXIES: 'caddy.local'"):
+    with pytest.raises(ImproperlyConfigured, match=r"TRUSTED_PROXIES: 'caddy\.local'"):
         app_settings.proxies("TRUSTED_PROXIES")
     monkeypatch.setenv("TRUSTED_PROXIES", " 127.0.0.1 ,::1, 10.0.0.0/8 ")
     assert app_settings.proxies("TRUSTED_PROXIES") == ["127.0.0.1", "::1", "10.0.0.0/8"]
