@@ -6,7 +6,7 @@ from django.http import FileResponse, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs.forms import ClubImportForm, NewClubForm
@@ -20,7 +20,7 @@ from scoresheet.sessions.forms import ImportForm
 from scoresheet.sessions.views import get_sheet, seat_names
 
 
-@require_GET
+@require_safe
 def export_csv(request, token, readonly=False):
     """The sheet as CSV for a spreadsheet, streamed row by row."""
     sheet = get_sheet(token, readonly)
@@ -36,7 +36,7 @@ def export_csv(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def export_json(request, token, readonly=False):
     """The sheet's backup: a JSON file that restores it exactly, streamed a hand a line."""
     sheet = get_sheet(token, readonly)
@@ -77,7 +77,7 @@ def club_import(request):
     return render(request, "scoresheet/club_new.html", context)
 
 
-@require_GET
+@require_safe
 def standings_csv(request, token, readonly=False):
     """The standings of the period as CSV, with the session CSV's conventions."""
     club = get_club(token, readonly)
@@ -94,7 +94,7 @@ def standings_csv(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def backup_json(request, token, readonly=False):
     """The club's backup: its roster, rules and sessions, as one JSON file."""
     club = get_club(token, readonly)
@@ -105,7 +105,7 @@ def backup_json(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def export_xlsx(request, token, readonly=False):
     """The sheet as a spreadsheet file: the CSV's cells, numbers as numbers, names as text."""
     sheet = get_sheet(token, readonly)
@@ -116,7 +116,7 @@ def export_xlsx(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def standings_xlsx(request, token, readonly=False):
     """The club's standings of the period as a spreadsheet file."""
     club = get_club(token, readonly)

@@ -2,7 +2,7 @@
 nothing is deleted, and its link still opens it."""
 
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoresheet.lists import recent
 from scoresheet.sessions.forms import ImportForm
@@ -28,7 +28,7 @@ def shown_once(request) -> dict | None:
     return forgotten
 
 
-@require_GET
+@require_safe
 def home(request):
     """The sessions this browser created or opened, newest first, and the backup import."""
     return render(request, "scoresheet/home.html", home_context(request, ImportForm()))

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoresheet.clubs import ClubError
 from scoresheet.clubs.views import club_links, get_club
@@ -87,7 +87,7 @@ def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
     return context
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def night_new(request, token):
     """Start a club night: its players present, its rounds and deals, its rules."""
     club = get_club(token)
@@ -126,14 +126,14 @@ def night_new(request, token):
     return render(request, "scoresheet/nights/night_new.html", context)
 
 
-@require_GET
+@require_safe
 def night(request, token, number, readonly=False):
     """The night's page: the ranking, every table of the round with its progress and code."""
     night = get_night(token, number, readonly)
     return render(request, "scoresheet/nights/night.html", night_context(night, readonly))
 
 
-@require_GET
+@require_safe
 def night_screen(request, token, number, readonly=False):
     """The big screen: the ranking, the round's tables and the timer, following live."""
     night = get_night(token, number, readonly)
@@ -141,7 +141,7 @@ def night_screen(request, token, number, readonly=False):
     return render(request, "scoresheet/nights/screen.html", context)
 
 
-@require_GET
+@require_safe
 def night_live(request, token, number, readonly=False):
     """Polled by the night's page and its screen: 204 (two small queries) while nothing moved
     since the version the page shows, else the page's live region."""
@@ -200,7 +200,7 @@ def night_players(request, token, number):
     return redirect("night", token, number)
 
 
-@require_GET
+@require_safe
 def night_csv(request, token, number, readonly=False):
     """The ranking as CSV: Place, Player, Round 1…k, Total."""
     night = get_night(token, number, readonly)
@@ -210,7 +210,7 @@ def night_csv(request, token, number, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def night_json(request, token, number, readonly=False):
     """The night as its club's backup holds it (``files.dump``), as one JSON file."""
     night = get_night(token, number, readonly)
