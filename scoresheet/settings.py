@@ -112,6 +112,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "scoresheet.theme.context",
+                "scoresheet.version.context",
             ],
         },
     },
@@ -293,12 +294,21 @@ if HTTPS:
         if host != "*"
     ]
 
+# While this file exists, /healthz answers 503 "draining" (scoresheet/health.py): the proxy stops
+# sending this server anything before it stops (deploy/tarot@.service's ExecStop makes it).
+DRAIN_FILE = os.environ.get("DRAIN_FILE", "")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"not_health_checks": {"()": "scoresheet.health.NotHealthCheck"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"plain": {"format": "{levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
-    # Django logs every 5xx as an error; /healthz's 503 is an answer, not an error.
-    "loggers": {"django.request": {"filters": ["not_health_checks"]}},
+    "loggers": {
+        # Django logs every 5xx as an error; /healthz's 503 is an answer, not an error.
+        "django.request": {"filters": ["not_health_checks"]},
+        # Why /healthz answers 503 (the database, the migrations, draining), for the journal.
+        "scoresheet.health": {"level": "INFO"},
+    },
 }
