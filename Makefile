@@ -5,20 +5,33 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run dev test lint format messages screenshots bench clean
+.PHONY: run dev test lint format messages screenshots bench clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Reinstall only when the project's metadata changes.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# Exactly the locked versions, each checked against its hash (requirements/*.txt, made from
+# pyproject.toml's ranges by `make lock`; docs/testing.md), then the app itself without
+# dependencies. Reinstall only when the project's metadata or its lock changes.
+$(VENV)/.installed: pyproject.toml requirements/app.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/app.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml requirements/test.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/test.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@ $(VENV)/.installed
+
+# The lock files again, from pyproject.toml's ranges: the newest versions they allow, with the
+# hashes of every file PyPI has for them (uv, in a virtual environment of its own).
+LOCK := uv pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+	--generate-hashes --custom-compile-command 'make lock'
+lock:
+	test -x .venv-lock/bin/uv || { $(PYTHON) -m venv .venv-lock && .venv-lock/bin/pip install --quiet uv; }
+	.venv-lock/bin/$(LOCK) $(UPGRADE) --extra test --extra browser -o requirements/test.txt
+	.venv-lock/bin/$(LOCK) $(UPGRADE) -c requirements/test.txt -o requirements/app.txt
 
 # Production-grade: gunicorn on every interface (PORT overrides 8000), static files by WhiteNoise.
 run: $(VENV)/.installed
@@ -75,4 +88,4 @@ bench: $(VENV)/.installed-test
 	scripts/with-postgres $(BIN)/python benchmarks/capacity.py --quick
 
 clean:
-	rm -rf $(VENV) db.sqlite3
+	rm -rf $(VENV) .venv-lock db.sqlite3
