@@ -1,7 +1,8 @@
 """Settings for the Tarot score sheet: safe defaults for `make run`, overridden by the environment.
 
 Environment variables (docs/configuration.md): SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL,
-HTTPS, CSRF_TRUSTED_ORIGINS, TRUSTED_PROXIES, SQLITE_PATH, SECRET_KEY_FILE.
+HTTPS, CSRF_TRUSTED_ORIGINS, TRUSTED_PROXIES, SQLITE_PATH, SECRET_KEY_FILE, STATIC_ROOT,
+DRAIN_FILE.
 """
 
 import ipaddress
@@ -217,7 +218,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes. A server behind Caddy sets it outside the checkout
+# (/srv/tarot/static, deploy/tarot.env), where every release adds its files and Caddy serves them.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 
 
 class StaticStorage(CompressedManifestStaticFilesStorage):
