@@ -48,6 +48,7 @@ import threading
 import time
 import tomllib
 import traceback
+import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
@@ -396,8 +397,9 @@ def systemctl(state_file: str, *args: str) -> int:
     return 0
 
 
-def upgrade_script(app_ports: list[int], version: str) -> str:
-    """docs/deploy.md's upgrade (the section's first sh block), to ``version``, on these ports."""
+def upgrade_script(deployment: "Deployment", app_ports: list[int], version: str) -> str:
+    """docs/deploy.md's upgrade (the section's first sh block), to ``version``, on these ports,
+    in the deployment's folders."""
     text = (ROOT / "docs" / "deploy.md").read_text()
     section = text[text.index("\n## Upgrades\n") :]
     script = section[section.index("```sh\n") + 6 :]
@@ -406,6 +408,8 @@ def upgrade_script(app_ports: list[int], version: str) -> str:
     if f"VERSION={version}" not in script:
         raise Failed("docs/deploy.md's upgrade names no VERSION=")
     script = replaced(script, "8001 8002", " ".join(map(str, app_ports)))
+    for path, place in deployment.places.items():
+        script = script.replace(path, place)
     return "set -eu\nDOMAIN=localhost\n" + script
 
 
@@ -539,6 +543,53 @@ def all_keys() -> set[str]:
     from scoresheet.models import Hand
 
     return {str(key) for key in Hand.objects.values_list("key", flat=True)}
+
+
+class Prober(threading.Thread):
+    """A phone typing, through one Caddy: a hand's preview POSTed every 0.1 s (a POST with a
+    body, what Caddy 2.6.2 loses when it retries after a refused connection), from just before
+    the kill until ``stop`` is set; how many were sent and how many failed."""
+
+    def __init__(self, caddy, sheet: tuple[str, str]):
+        super().__init__(daemon=True)
+        import http.cookiejar
+
+        self.caddy = caddy
+        self.token, self.url = sheet
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.jar),
+            urllib.request.HTTPSHandler(context=caddy.trusted),
+        )
+        self.stop = threading.Event()
+        self.sent = self.failed = 0
+
+    def run(self) -> None:
+        self.opener.open(self.caddy.base + self.url, timeout=10).read()
+        csrf = next(c.value for c in self.jar if c.name == "csrftoken")
+        while not self.stop.is_set():
+            fields = {
+                "csrfmiddlewaretoken": csrf,
+                "key": str(uuid.uuid4()),
+                "taker": "0",
+                "contract": "garde",
+                "bouts": "2",
+                "points": "50",
+            }
+            request = urllib.request.Request(
+                f"{self.caddy.base}/s/{self.token}/hands/preview/",
+                data=urllib.parse.urlencode(fields).encode(),
+                headers={"Origin": self.caddy.base, "Referer": self.caddy.base + self.url},
+            )
+            self.sent += 1
+            try:
+                with self.opener.open(request, timeout=10) as response:
+                    self.failed += response.status >= 500
+            except urllib.error.HTTPError as error:
+                self.failed += error.code >= 500
+            except OSError:
+                self.failed += 1
+            time.sleep(0.1)
 
 
 def empty_queues(phones) -> None:
@@ -836,7 +887,7 @@ def upgrade(report, browser, playwright, deployment, caddies, app_ports, target)
     state = deployment.folder / "state.json"
     state.write_text(json.dumps({"folder": str(deployment.folder)}))
     bin_dir = stand_ins(deployment, state)
-    script = upgrade_script(app_ports, target)
+    script = upgrade_script(deployment, app_ports, target)
     (deployment.folder / "upgrade.sh").write_text(script)
     phones = {
         caddy.name: [
@@ -1030,6 +1081,7 @@ def kill_and_backup(report, browser, playwright, caddies, app_ports, deployment)
         for caddy in caddies
     }
     everyone = [phone for group in phones.values() for phone in group]
+    probers = [Prober(c, new_sheet(deployment, f"Typing {c.name}")) for c in caddies]
     rng = random.Random(3)
     backup: dict = {}
     try:
@@ -1039,6 +1091,9 @@ def kill_and_backup(report, browser, playwright, caddies, app_ports, deployment)
         for round_ in range(ROUNDS):
             if round_ == BACKUP_AFTER:
                 backup = start_backup(deployment)
+            if round_ == KILL_AFTER:
+                for prober in probers:
+                    prober.start()
             for phone in everyone:
                 phone.enter(random_hand(rng))
                 if round_ == KILL_AFTER and killed_at is None:
@@ -1046,9 +1101,20 @@ def kill_and_backup(report, browser, playwright, caddies, app_ports, deployment)
                     killed_at = time.time()
                     deployment.kill(victim)
                     report.note(
-                        f"kill -9 of the app server on {victim}, just after a Save "
-                        f"(round {round_ + 1} of {ROUNDS})"
+                        f"kill -9 of the app server on {victim}, just after a Save, three "
+                        f"phones saving and one typing on each Caddy (round {round_ + 1} of "
+                        f"{ROUNDS})"
                     )
+                if killed_at and time.time() - killed_at > 8:
+                    for prober in probers:
+                        prober.stop.set()
+        for prober in probers:
+            prober.stop.set()
+            prober.join(timeout=20)
+            report.note(
+                f"{prober.caddy.name}: the typing phone's previews: {prober.sent} sent, "
+                f"{prober.failed} failed"
+            )
         if backup:
             backup["thread"].join(timeout=120)
         empty_queues(everyone)
@@ -1113,7 +1179,8 @@ def after_kill(report, caddy, killed_at, ended, victim: int, survivor: int) -> N
 def start_backup(deployment: Deployment) -> dict:
     """deploy/tarot-backup.service's command in a thread, the phones saving meanwhile; the hands
     stored just before it started and just after it ended."""
-    state = {"before": all_keys(), "dir": deployment.folder / "backups"}
+    backups = deployment.folder / "backups"
+    state = {"before": all_keys(), "dir": backups, "older": set(backups.glob("*"))}
 
     def backup():
         started = time.monotonic()
@@ -1141,7 +1208,7 @@ def restored(report: Report, backup: dict) -> None:
     if not result:
         return
     after = all_keys()
-    (copy,) = backup["dir"].iterdir()
+    (copy,) = set(backup["dir"].glob("*")) - backup["older"]
     with connection.cursor() as cursor:
         cursor.execute("CREATE DATABASE tarot_restored")
     restored_env = {
