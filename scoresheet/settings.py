@@ -161,6 +161,15 @@ CACHES = {
         # Culling would forget counts: a count lives two minutes, this is far above a club's.
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     },
+    # The state of the large club imports restored outside their request
+    # (scoresheet/files/club_import.py), in the same table under another prefix: every worker
+    # and every app server shows an import's page.
+    "jobs": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "scoresheet_ratelimit",
+        "KEY_PREFIX": "job",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
 }
 
 # At most RATE_LIMIT POSTs (saves, corrections, previews, new sessions, imports) per client IP

@@ -2,6 +2,7 @@
 each page GET answers, HEAD answers too, with the same status and headers and no body
 (``require_safe``: a monitor, a link checker or a proxy's check may ask HEAD)."""
 
+import time
 import uuid
 from datetime import date
 
@@ -10,6 +11,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoresheet import scoring
 from scoresheet.clubs import writes as club_writes
+from scoresheet.files import club_import
 from scoresheet.models import ClubSession
 from scoresheet.nights import writes as night_writes
 from scoresheet.sessions import writes
@@ -45,7 +47,11 @@ def everything():
         club, "Jeudi", date(2026, 12, 3), names, 2, 2, seed="123456"
     ).night
     session = ClubSession.objects.filter(club=club).first()
+    # A large club import's page, while it writes.
+    job = "f" * 32
+    club_import.jobs().set(job, {"state": "writing", "started": time.time(), "name": "X"}, 60)
     return {
+        "job": job,
         "sheet": sheet,
         "s/": {"token": sheet.token, "number": 1},
         "v/": {"token": sheet.view_token},
@@ -57,6 +63,8 @@ def everything():
 
 def arguments(route: str, objects: dict) -> dict:
     """The URL's arguments, taken from the objects its prefix names."""
+    if "<str:job>" in route:
+        return {"job": objects["job"]}
     if not route.startswith(("s/", "v/", "c/", "cv/")):
         return {}
     prefix = route.split("/")[0] + "/"

@@ -10,6 +10,8 @@ READ_ONLY = {"readonly": True}
 urlpatterns = [
     path("club/new/", club_views.club_new, name="club_new"),
     path("club/import/", files.club_import, name="club_import"),
+    # A large club backup restored outside its request (scoresheet/files/club_import.py).
+    path("club/import/<str:job>/", files.club_import_progress, name="club_import_job"),
     path("c/<str:token>/", club_views.club, name="club"),
     path("c/<str:token>/standings.csv", files.standings_csv, name="standings_csv"),
     path("c/<str:token>/standings.xlsx", files.standings_xlsx, name="standings_xlsx"),

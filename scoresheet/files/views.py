@@ -1,17 +1,22 @@
 """The files' views: a session's CSV, backup and spreadsheet, a club's standings (CSV and
 spreadsheet) and backup, and restoring a session's or a club's backup."""
 
+import time
+
 from django.contrib import messages
-from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs.forms import ClubImportForm, NewClubForm
 from scoresheet.clubs.views import chosen_period, get_club
 from scoresheet.files import club_backup, club_csv, filenames, session_csv, xlsx
+from scoresheet.files import club_import as club_import_job
 from scoresheet.files import session_backup as backup
 from scoresheet.files.filenames import attachment
 from scoresheet.lists import recent
@@ -55,26 +60,52 @@ def import_backup(request):
         sheet = backup.restore(form.cleaned_data["backup"])
         recent.remember(request, recent.SHEETS, sheet)
         messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
-        return redirect(sheet)
+        return to(request, sheet.get_absolute_url())
     return render(request, "scoresheet/home.html", home_context(request, form))
 
 
 @require_POST
 def club_import(request):
-    """Restore a club's backup as a new club, or show the new club page with why it was
-    refused (the whole file, nothing written)."""
+    """Restore a club's backup as a new club (a large one outside this request: its page says
+    how it goes), or show the new club page with why it was refused (the whole file, nothing
+    written)."""
     import_form = ClubImportForm(request.POST, request.FILES)
     if import_form.is_valid():
-        club = club_backup.restore(import_form.cleaned_data["backup"])
-        recent.remember(request, recent.CLUBS, club)
-        messages.success(
-            request,
-            _("Club backup restored: “%(name)s”. Its link is its key: keep it.")
-            % {"name": club.name},
-        )
-        return redirect(club)
+        checked = import_form.cleaned_data["backup"]
+        if request.FILES["backup"].size > club_import_job.BACKGROUND_BYTES:
+            return to(request, reverse("club_import_job", args=[club_import_job.start(checked)]))
+        return restored(request, club_backup.restore(checked))
     context = {"form": NewClubForm(), "import_form": import_form}
     return render(request, "scoresheet/club_new.html", context)
+
+
+def to(request, url: str):
+    """A redirect; to an htmx request (the import forms, for their upload's progress), one the
+    browser follows as a page."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def restored(request, club):
+    """The new club in this browser's list, and the browser sent to it."""
+    recent.remember(request, recent.CLUBS, club)
+    messages.success(
+        request,
+        _("Club backup restored: “%(name)s”. Its link is its key: keep it.") % {"name": club.name},
+    )
+    return to(request, club.get_absolute_url())
+
+
+@require_safe
+def club_import_progress(request, job):
+    """A large club import's page, asked again every second until it is done (then the club)."""
+    found = club_import_job.state(job)
+    if found is None:
+        raise Http404
+    if found["state"] == club_import_job.DONE:
+        return restored(request, get_club(found["club"], False))
+    seconds = int(time.time() - found["started"])
+    context = {"job": found, "seconds": seconds, "import_form": ClubImportForm()}
+    return render(request, "scoresheet/club_import.html", context)
 
 
 @require_safe
