@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from harness import NAMES, Server
 
 from scoresheet import scoring
-from scoresheet.files import session_csv
 
 LISTED = 30  # sessions on the home page: views.RECENT_SHEETS, the most it lists
 WRITERS = 3
@@ -413,6 +412,8 @@ def measure_size(browser: Browser, token: str, repeat: int, budget: float, warm:
 
 def csv_memory(token: str) -> dict:
     """Peak Python memory streaming the CSV export of a session, against holding its hands."""
+    # Imported once Django is set up (server.django()): it imports the models.
+    from scoresheet.files import session_csv
     from scoresheet.models import Sheet
 
     sheet = Sheet.objects.get(token=token)
