@@ -73,7 +73,8 @@ screenshots: $(VENV)/.installed-test
 # of 60 hands, fails when a time ratio is over 1.5 or the queries differ); then a club night
 # (benchmarks/night.py: 8 vs 60 players, same rule); then the big writes
 # (benchmarks/writes.py: imports, rule changes, corrections, merges, and a save at another table
-# during a club's import, on the web too; fails when one misses its target in seconds); the first
+# during a club's import, on the web too, the largest club backup at a load of 4, its request
+# within 10 s; fails when one misses its target in seconds); the first
 # request after a restart (benchmarks/first_request.py: fails when it costs over 2x a later one);
 # the tables one and two app servers hold on PostgreSQL with p95 <= 200 ms (benchmarks/capacity.py,
 # short steps; needs postgresql-15). About 12 minutes on 2 cores; `scripts/with-postgres make

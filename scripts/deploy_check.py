@@ -795,6 +795,9 @@ def install(report: Report, deployment: Deployment, commit: str, database_url: s
     deployment.run_dir.mkdir()
     deployment.manage("migrate", "--no-input", "-v0")
     deployment.manage("collectstatic", "--no-input", "-v0")
+    if not any(deployment.static.iterdir()) and (app / "staticfiles").is_dir():
+        # A release before 1.0.0 knows no STATIC_ROOT: CHANGELOG.md's one-time step.
+        shutil.copytree(app / "staticfiles", deployment.static, dirs_exist_ok=True)
     report.check(
         any(deployment.static.rglob("*.css")),
         f"the deployment at {commit[:10]} ({git('log', '-1', '--format=%s', commit)[:60]}…): "
