@@ -6,7 +6,7 @@ server (a SIGHUP would fork new workers from the old code; docs/deploy.md).
 
 The access log (``AccessLog``) names the client as the rate limit sees it (behind the proxy, from
 X-Forwarded-For when TRUSTED_PROXIES says so) and leaves out the proxy's health checks that
-passed: one line per request a person made, not one every 2 seconds.
+passed: one line per request a person made, not one a second per proxy.
 """
 
 import logging

@@ -178,6 +178,11 @@ CACHES = {
 # nothing written.
 RATE_LIMIT = os.environ.get("RATE_LIMIT", "120/m")
 RATELIMIT_USE_CACHE = "ratelimit"
+# If the counter cannot be read, the table keeps playing: a hand is worth more than a limit.
+RATELIMIT_FAIL_OPEN = True
+# django-ratelimit warns about any cache but memcached and Redis; CounterCache is a shared
+# cache with an atomic increment, which is what the warning is about.
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 
 def proxies(name: str) -> list[str]:
@@ -198,11 +203,6 @@ def proxies(name: str) -> list[str]:
 # when the client is the connection's peer and X-Forwarded-For is ignored; behind Caddy on the
 # same machine, 127.0.0.1 and ::1 (deploy/tarot.env).
 TRUSTED_PROXIES = proxies("TRUSTED_PROXIES")
-# If the counter cannot be read, the table keeps playing: a hand is worth more than a limit.
-RATELIMIT_FAIL_OPEN = True
-# django-ratelimit warns about any cache but memcached and Redis; CounterCache is a shared
-# cache with an atomic increment, which is what the warning is about.
-SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 # The browser's own list of sheets lives in a signed cookie: no table grows with visitors.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"

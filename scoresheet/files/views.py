@@ -104,7 +104,7 @@ def club_import_progress(request, job):
     if found["state"] == club_import_job.DONE:
         return restored(request, get_club(found["club"], False))
     seconds = int(time.time() - found["started"])
-    context = {"job": found, "seconds": seconds, "import_form": ClubImportForm()}
+    context = {"job": found, "seconds": seconds}
     return render(request, "scoresheet/club_import.html", context)
 
 
