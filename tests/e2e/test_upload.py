@@ -2,11 +2,13 @@
 outside its request with a page that follows it (scoresheet/files/club_import.py), in Chromium
 at phone size on a slow uplink."""
 
+import json
+
 import pytest
 from playwright.sync_api import expect
 
 from scoresheet.files import club_backup, club_import
-from scoresheet.models import Club
+from scoresheet.models import Club, Sheet
 from tests.e2e.sheet_page import SheetPage
 from tests.test_clubs import club as worked_club  # noqa: F401  (a fixture: the worked club)
 
@@ -69,3 +71,16 @@ def test_a_refused_file_is_answered_in_the_form_by_htmx(open_page, worked_club, 
     expect(page.locator("#club-import")).to_have_count(1)
     assert page.url.endswith("/club/new/")
     assert Club.objects.count() == 1
+
+
+def test_a_session_backup_from_the_home_page_opens_its_sheet(open_page, make_backup, tmp_path):
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps(make_backup(4)), encoding="utf-8")
+    page = open_page("Pixel 7")
+    page.goto("/")
+    page.get_by_label("Import a backup").set_input_files(path)
+    SheetPage(page).tap(page.get_by_role("button", name="Import", exact=True))
+    page.wait_for_url("**/s/*/")
+    sheet = Sheet.objects.get()
+    assert page.url.endswith(sheet.get_absolute_url())
+    expect(page.get_by_text(f"Backup restored: “{sheet.name}”.")).to_be_visible()
