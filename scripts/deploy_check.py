@@ -980,7 +980,11 @@ def upgrade(report, browser, playwright, deployment, caddies, app_ports, target)
             all(updated),
             f"the service worker updated on the {len(everyone)} phones: {old_caches} → "
             f"tarot-files-{version}"
-            + (" (the same: no file it keeps changed)" if old_caches == updated[0] else ""),
+            + (
+                " (the same version: no file it keeps changed between the two commits)"
+                if old_caches == [f"tarot-files-{version}"]
+                else ""
+            ),
         )
     finally:
         for phone in everyone:
