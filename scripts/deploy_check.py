@@ -449,10 +449,14 @@ def random_hand(rng: random.Random):
             return hand
 
 
-# A session made by the deployment's own code (its models may be older than this checkout's).
+# A session made by the deployment's own code (its models may be older than this checkout's;
+# its package for sessions named either way).
 NEW_SHEET = (
     "import django, json, sys; django.setup()\n"
-    "from scoresheet.sessions import writes\n"
+    "try:\n"
+    "    from scoresheet.sheets import writes\n"
+    "except ImportError:\n"
+    "    from scoresheet.sessions import writes\n"
     "sheet = writes.create_sheet(sys.argv[1], json.loads(sys.argv[2]), 0)\n"
     "print(json.dumps([sheet.token, sheet.get_absolute_url()]))"
 )
