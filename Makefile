@@ -25,13 +25,15 @@ $(VENV)/.installed-test: pyproject.toml requirements/test.txt | $(BIN)/python
 	touch $@ $(VENV)/.installed
 
 # The lock files again, from pyproject.toml's ranges: the newest versions they allow, with the
-# hashes of every file PyPI has for them (uv, in a virtual environment of its own).
-LOCK := uv pip compile pyproject.toml --quiet --universal --python-version 3.11 \
+# hashes of every file PyPI has for them (uv, in a virtual environment of its own, outside the
+# checkout so that makemessages never reads it).
+UV_VENV ?= $(HOME)/.cache/tarot-scoresheet/uv
+LOCK := $(UV_VENV)/bin/uv pip compile pyproject.toml --quiet --universal --python-version 3.11 \
 	--generate-hashes --custom-compile-command 'make lock'
 lock:
-	test -x .venv-lock/bin/uv || { $(PYTHON) -m venv .venv-lock && .venv-lock/bin/pip install --quiet uv; }
-	.venv-lock/bin/$(LOCK) $(UPGRADE) --extra test --extra browser -o requirements/test.txt
-	.venv-lock/bin/$(LOCK) $(UPGRADE) -c requirements/test.txt -o requirements/app.txt
+	test -x $(UV_VENV)/bin/uv || { $(PYTHON) -m venv $(UV_VENV) && $(UV_VENV)/bin/pip install --quiet uv; }
+	$(LOCK) $(UPGRADE) --extra test --extra browser -o requirements/test.txt
+	$(LOCK) $(UPGRADE) -c requirements/test.txt -o requirements/app.txt
 
 # Production-grade: gunicorn on every interface (PORT overrides 8000), static files by WhiteNoise.
 run: $(VENV)/.installed
@@ -89,4 +91,4 @@ bench: $(VENV)/.installed-test
 	scripts/with-postgres $(BIN)/python benchmarks/capacity.py --quick
 
 clean:
-	rm -rf $(VENV) .venv-lock db.sqlite3
+	rm -rf $(VENV) db.sqlite3

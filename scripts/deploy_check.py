@@ -836,7 +836,8 @@ def check(report: Report, folder: Path, deployment: Deployment, caddies: list) -
     django.setup()
 
     debian = shutil.which("caddy") or "/usr/bin/caddy"
-    minimum = str(ROOT / ".venv-caddy" / "bin" / "caddy")
+    venv = os.environ.get("MINIMUM_CADDY_VENV", Path.home() / ".cache/tarot-scoresheet/caddy")
+    minimum = str(Path(venv) / "bin" / "caddy")
     for name, binary, (http, https), pinned in (
         ("Debian's Caddy", debian, ports[2:4], True),
         ("the minimum Caddy", minimum, ports[4:6], False),
