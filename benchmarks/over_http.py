@@ -412,6 +412,8 @@ def measure_size(browser: Browser, token: str, repeat: int, budget: float, warm:
 
 def csv_memory(token: str) -> dict:
     """Peak Python memory streaming the CSV export of a session, against holding its hands."""
+    # Imported once Django is set up (server.django()): it imports the models.
+    from scoresheet.files import session_csv
     from scoresheet.models import Sheet
 
     sheet = Sheet.objects.get(token=token)
@@ -423,9 +425,6 @@ def csv_memory(token: str) -> dict:
             return tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
-
-    # Imported here, not at the top: the scripts import this module before they set Django up.
-    from scoresheet.files import session_csv
 
     streaming = peak(lambda: sum(len(line) for line in session_csv.csv_lines(sheet)))
     holding = peak(lambda: list(sheet.hands.all()))

@@ -14,8 +14,10 @@ is the median of ``--repeat`` runs, with its queries.
 Over HTTP, against `manage.py serve` (gunicorn, 3 workers, as `make run`): the same club backup
 imported through the web form while another table keeps saving hands (their longest wait
 during the import is the figure), the 10,000-hand session's backup imported on the home page,
-the largest club backup the app accepts (it must stay well inside gunicorn's 30 s timeout),
-and one just over the limits (refused at once).
+the largest club backup the app accepts (50,000 hands) at a load of 4 (three processes spinning
+beside the server on this 2-core machine): its upload's request, which checks it whole, must
+answer within 10 s, then a thread restores it while its page follows (scoresheet/files/
+import_jobs.py: a club backup over 1 MB); and one just over the limits (refused at once).
 
 Prints a table of the figures against their targets and one JSON line; exits 1 when a target
 is missed. Loopback only; the server is stopped at the end whatever happens.
@@ -31,6 +33,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -47,7 +50,6 @@ ROSTER = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny", "Gus", "Hugo"]
 ALIASES = {"Ana": "Ana B.", "Ben": "Ben B.", "Chloé": "Chloé B."}
 CLUB_SESSIONS, CLUB_HANDS = 600, 60
 SIZES = (10, 10_000)
-TIMEOUT = 30  # seconds: gunicorn's --timeout in `manage.py serve`
 # Seconds (issue 20).
 TARGETS = {
     "session import": 2.0,
@@ -61,8 +63,10 @@ TARGETS = {
     "club import on the web": 5.0,
     "a save at another table meanwhile": 1.0,
     "session import on the web": 2.0,
-    # Half of gunicorn's timeout: the machine may be busier than while measuring.
-    "largest club backup accepted, on the web": TIMEOUT / 2,
+    # No request runs past 10 s, at a load of 4 (issue 31).
+    "largest club backup accepted, on the web": 10.0,
+    # Its restore, outside the request: well inside the page's patience (import_jobs.STALE).
+    "largest club backup restored, outside the request": 60.0,
     "a club backup over the limits, refused": 1.0,
 }
 
@@ -345,6 +349,41 @@ class Table:
         return [save for save in self.saves if save[0] < end and save[0] + save[1] > start]
 
 
+class Load:
+    """``processes`` processes spinning while it is open: with the server's worker, a load of
+    ``processes + 1`` on the machine."""
+
+    def __init__(self, processes: int = 3):
+        self.processes = processes
+
+    def __enter__(self):
+        spin = "while True: pass"
+        self.spinning = [
+            subprocess.Popen([sys.executable, "-c", spin]) for _ in range(self.processes)
+        ]
+        time.sleep(1)
+        return self
+
+    def __exit__(self, *exc):
+        for process in self.spinning:
+            process.kill()
+            process.wait()
+
+
+def restored(importer: Browser, answer, started: float) -> dict:
+    """After a club import's answer: the seconds until the club was there, following the
+    import's page when the restore ran outside the request."""
+    location = answer.headers.get("Location", "")
+    while location.startswith("/club/import/"):
+        time.sleep(0.25)
+        page = importer.get(location)
+        if page.status == 200 and b"http-equiv" not in page.body:
+            return {"s": time.perf_counter() - started, "problems": ["the import's page: refused"]}
+        location = page.headers.get("Location", location) if page.status == 302 else location
+    problems = [] if location.startswith("/c/") else [f"ended at {location!r}"]
+    return {"s": time.perf_counter() - started, "problems": problems}
+
+
 def over_http(server: Server, club_data: bytes, limits: tuple[bytes, bytes]) -> dict:
     figures = {}
     importer = Browser(server.port, timeout=120)
@@ -357,13 +396,15 @@ def over_http(server: Server, club_data: bytes, limits: tuple[bytes, bytes]) -> 
     time.sleep(2)
     started = time.perf_counter()
     answer = upload(importer, "/club/import/", club_data)
+    done = restored(importer, answer, started)
     ended = time.perf_counter()
     time.sleep(1)
     table.stop.set()
     table.thread.join(timeout=60)
     figures["club import on the web"] = {
         "s": ended - started,
-        "problems": [] if answer.status == 302 else [f"answered {answer.status}"],
+        "problems": ([] if answer.status == 302 else [f"answered {answer.status}"])
+        + done["problems"],
         "bytes": len(club_data),
     }
     waiting = table.during(started, ended)
@@ -386,18 +427,27 @@ def over_http(server: Server, club_data: bytes, limits: tuple[bytes, bytes]) -> 
         "bytes": len(data),
     }
     largest, over = limits
-    for name, data, expected in (
-        ("largest club backup accepted, on the web", largest, 302),
-        ("a club backup over the limits, refused", over, 422),
-    ):
-        importer.get("/club/new/")
+    importer.get("/club/new/")
+    with Load(3):
         started = time.perf_counter()
-        answer = upload(importer, "/club/import/", data)
-        figures[name] = {
+        answer = upload(importer, "/club/import/", largest)
+        figures["largest club backup accepted, on the web"] = {
             "s": time.perf_counter() - started,
-            "problems": [] if answer.status == expected else [f"answered {answer.status}"],
-            "bytes": len(data),
+            "problems": [] if answer.status == 302 else [f"answered {answer.status}"],
+            "bytes": len(largest),
+            "load": os.getloadavg()[0],
         }
+        figures["largest club backup restored, outside the request"] = restored(
+            importer, answer, started
+        )
+    importer.get("/club/new/")
+    started = time.perf_counter()
+    answer = upload(importer, "/club/import/", over)
+    figures["a club backup over the limits, refused"] = {
+        "s": time.perf_counter() - started,
+        "problems": [] if answer.status == 422 else [f"answered {answer.status}"],
+        "bytes": len(over),
+    }
     return figures
 
 
@@ -500,6 +550,8 @@ def report(results: dict) -> list[str]:
         extra = ""
         if "bytes" in found:
             extra = f"{found['bytes'] / 1e6:.1f} MB"
+        if "load" in found:
+            extra += f", load {found['load']:.1f}"
         if "saves" in found:
             usual = found["usual_s"]
             extra = f"{found['saves']} saves" + (f", usually {usual:.3f} s" if usual else "")

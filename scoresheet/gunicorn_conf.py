@@ -3,9 +3,15 @@ before the workers fork, then each worker warmed before its first request (score
 
 With ``preload_app`` the code is loaded once, by the master: after an upgrade, restart the
 server (a SIGHUP would fork new workers from the old code; docs/deploy.md).
+
+The access log (``AccessLog``) names the client as the rate limit sees it (behind the proxy, from
+X-Forwarded-For when TRUSTED_PROXIES says so) and leaves out the proxy's health checks that
+passed: one line per request a person made, not one a second per proxy.
 """
 
 import logging
+
+from gunicorn.glogging import Logger
 
 preload_app = True
 # gunicorn 25's control socket is one path per user ($HOME/.gunicorn/gunicorn.ctl): several app
@@ -40,3 +46,22 @@ def post_worker_init(worker):
 
     done = warm.warm_worker()
     log.info("Worker %s warmed in %s s", worker.pid, done["seconds"])
+
+
+class AccessLog(Logger):
+    """gunicorn's logger, with the real client in the access log and no passing health check."""
+
+    def access(self, resp, req, environ, request_time):
+        if environ.get("PATH_INFO") == "/healthz" and str(resp.status).startswith("200"):
+            return
+        super().access(resp, req, environ, request_time)
+
+    def atoms(self, resp, req, environ, request_time):
+        from scoresheet import throttle
+
+        atoms = super().atoms(resp, req, environ, request_time)
+        atoms["h"] = throttle.client_address(environ) or "-"
+        return atoms
+
+
+logger_class = AccessLog

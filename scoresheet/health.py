@@ -2,9 +2,15 @@
 and for monitoring.
 
 200 when the database answers and has every migration this code needs; 503 otherwise, with the
-reason in one line. One query (which migrations the database has applied, out of the ones this
-code ends with), no session read, no cookie set; never rate limited; a 503 is not logged as an
-error (Django logs every 5xx: ``NotHealthCheck`` keeps this one out, and ``log`` says why at INFO).
+reason in one line. The second line is this release's version. One query (which migrations the
+database has applied, out of the ones this code ends with), no session read, no cookie set; never
+rate limited; a 503 is not logged as an error (Django logs every 5xx: ``NotHealthCheck`` keeps
+this one out, and ``log`` says why at INFO, which settings.LOGGING lets through to the journal).
+
+Draining: while ``DRAIN_FILE`` exists, 503 "draining", whatever the database, and the server
+goes on answering everything else. deploy/tarot@.service's ExecStop makes that file, waits one
+health interval of the proxy's (which then sends this server nothing new) and lets systemd stop
+gunicorn gracefully; the file goes with the unit's runtime directory.
 
 An app server started with new code before ``migrate`` ran answers 503 until it has, so the proxy
 sends it nothing; an older one keeps answering 200 after its successor's migrations, which add to
@@ -13,11 +19,15 @@ the ones it needs (docs/deploy.md, "Upgrades").
 
 import functools
 import logging
+import os
 
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from scoresheet.version import VERSION
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +58,9 @@ def pending() -> list[str]:
 @require_safe
 def healthz(request):
     """200 "ok" when the database answers and no migration is pending, else 503 and why."""
+    if settings.DRAIN_FILE and os.path.exists(settings.DRAIN_FILE):
+        log.info("Health: draining (%s exists): this server is stopping", settings.DRAIN_FILE)
+        return unhealthy("draining: this server is stopping")
     try:
         missing = pending()
     except DatabaseError as error:
@@ -60,7 +73,7 @@ def healthz(request):
     if missing:
         log.info("Health: migrations not applied: %s", ", ".join(missing))
         return unhealthy("migrations not applied: run manage.py migrate")
-    return HttpResponse("ok\n", content_type="text/plain; charset=utf-8")
+    return HttpResponse(f"ok\n{VERSION}\n", content_type="text/plain; charset=utf-8")
 
 
 def migrated() -> bool | None:
@@ -79,7 +92,9 @@ healthz.rate_limit_exempt = True
 
 def unhealthy(reason: str) -> HttpResponse:
     return HttpResponse(
-        f"unavailable: {reason}\n", status=503, content_type="text/plain; charset=utf-8"
+        f"unavailable: {reason}\n{VERSION}\n",
+        status=503,
+        content_type="text/plain; charset=utf-8",
     )
 
 

@@ -1,15 +1,18 @@
 """Settings for the Tarot score sheet: safe defaults for `make run`, overridden by the environment.
 
 Environment variables (docs/configuration.md): SECRET_KEY, DEBUG, ALLOWED_HOSTS, DATABASE_URL,
-HTTPS, CSRF_TRUSTED_ORIGINS, SQLITE_PATH, SECRET_KEY_FILE.
+HTTPS, CSRF_TRUSTED_ORIGINS, TRUSTED_PROXIES, SQLITE_PATH, SECRET_KEY_FILE, STATIC_ROOT,
+DRAIN_FILE.
 """
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONCE, NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
@@ -106,6 +109,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.messages.context_processors.messages",
                 "scoresheet.theme.context",
+                "scoresheet.version.context",
             ],
         },
     },
@@ -153,6 +157,15 @@ CACHES = {
         # Culling would forget counts: a count lives two minutes, this is far above a club's.
         "OPTIONS": {"MAX_ENTRIES": 100_000},
     },
+    # The state of the large club imports restored outside their request
+    # (scoresheet/files/import_jobs.py), in the same table under another prefix: every worker
+    # and every app server shows an import's page.
+    "jobs": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "scoresheet_ratelimit",
+        "KEY_PREFIX": "job",
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
 }
 
 # At most RATE_LIMIT POSTs (saves, corrections, previews, new sessions, imports) per client IP
@@ -166,6 +179,26 @@ RATELIMIT_FAIL_OPEN = True
 # django-ratelimit warns about any cache but memcached and Redis; CounterCache is a shared
 # cache with an atomic increment, which is what the warning is about.
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+
+
+def proxies(name: str) -> list[str]:
+    """A comma-separated list of addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``),
+    each checked now: a typo stops the server at its start, with the variable's name."""
+    values = env_list(name) or []
+    for value in values:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {value!r} is not an IP address or network"
+            ) from None
+    return values
+
+
+# The proxies whose X-Forwarded-For names the client (scoresheet/throttle.py): none by default,
+# when the client is the connection's peer and X-Forwarded-For is ignored; behind Caddy on the
+# same machine, 127.0.0.1 and ::1 (deploy/tarot.env).
+TRUSTED_PROXIES = proxies("TRUSTED_PROXIES")
 
 # The browser's own list of sheets lives in a signed cookie: no table grows with visitors.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
@@ -183,7 +216,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes. A server behind Caddy sets it outside the checkout
+# (/srv/tarot/static, deploy/tarot.env), where every release adds its files and Caddy serves them.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 
 
 class StaticStorage(CompressedManifestStaticFilesStorage):
@@ -260,12 +295,21 @@ if HTTPS:
         if host != "*"
     ]
 
+# While this file exists, /healthz answers 503 "draining" (scoresheet/health.py): the proxy stops
+# sending this server anything before it stops (deploy/tarot@.service's ExecStop makes it).
+DRAIN_FILE = os.environ.get("DRAIN_FILE", "")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"not_health_checks": {"()": "scoresheet.health.NotHealthCheck"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"plain": {"format": "{levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
-    # Django logs every 5xx as an error; /healthz's 503 is an answer, not an error.
-    "loggers": {"django.request": {"filters": ["not_health_checks"]}},
+    "loggers": {
+        # Django logs every 5xx as an error; /healthz's 503 is an answer, not an error.
+        "django.request": {"filters": ["not_health_checks"]},
+        # Why /healthz answers 503 (the database, the migrations, draining), for the journal.
+        "scoresheet.health": {"level": "INFO"},
+    },
 }

@@ -8,7 +8,7 @@ a page the service worker kept from before the choice."""
 from django.http import HttpRequest, HttpResponseRedirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import pgettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 COOKIE = "theme"
 AUTO = "auto"
@@ -54,7 +54,7 @@ def back_to(request: HttpRequest, following: str) -> str:
     return "/"
 
 
-@require_GET
+@require_safe
 def set_running_totals(request: HttpRequest) -> HttpResponseRedirect:
     """The sheet's "Running totals" switch without JavaScript (a link): remember it on this
     phone and go back to the sheet. A display choice only, like the language: a GET may set it."""

@@ -3,6 +3,8 @@ code needs, 503 otherwise; one query, no session, no cookie; never rate limited;
 of the error log. On SQLite and, under ``scripts/with-postgres``, PostgreSQL."""
 
 import logging
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,10 @@ from tests.processes import django, manage, python
 
 pytestmark = pytest.mark.django_db
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "scoresheet" / "migrations"
+ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = ROOT / "scoresheet" / "migrations"
+# The release, as pyproject.toml names it: every answer's second line.
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
 
 def latest_migration() -> str:
@@ -28,7 +33,7 @@ def test_healthy_is_200_ok_in_one_query_with_no_session_and_no_cookie(
     with django_assert_num_queries(1):
         response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.content == b"ok\n"
+    assert response.content.decode() == f"ok\n{VERSION}\n"
     assert response["Content-Type"] == "text/plain; charset=utf-8"
     assert not response.cookies
     # The session was never read: reading it makes the answer vary with the cookie.
@@ -45,7 +50,9 @@ def test_a_migration_not_applied_is_503(client):
     MigrationRecorder.Migration.objects.filter(app="scoresheet", name=latest_migration()).delete()
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.content == b"unavailable: migrations not applied: run manage.py migrate\n"
+    assert response.content.decode() == (
+        f"unavailable: migrations not applied: run manage.py migrate\n{VERSION}\n"
+    )
 
 
 def test_migrations_of_newer_code_leave_older_code_healthy(client):
@@ -98,9 +105,9 @@ def test_a_database_not_migrated_is_503(fresh_database):
     env = fresh_database()
     status, body = django(env, HEALTH)
     assert status == 503
-    assert body == "unavailable: migrations not applied: run manage.py migrate\n"
+    assert body == f"unavailable: migrations not applied: run manage.py migrate\n{VERSION}\n"
     assert manage(env, "migrate", "--no-input").returncode == 0
-    assert django(env, HEALTH) == [200, "ok\n"]
+    assert django(env, HEALTH) == [200, f"ok\n{VERSION}\n"]
 
 
 def test_a_database_that_does_not_answer_is_503_and_no_error_is_logged(fresh_database, tmp_path):
@@ -113,7 +120,45 @@ def test_a_database_that_does_not_answer_is_503_and_no_error_is_logged(fresh_dat
     result = python(env, HEALTH)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == (
-        '[503, "unavailable: the database does not answer\\n"]'
+        f'[503, "unavailable: the database does not answer\\n{VERSION}\\n"]'
     )
-    # The console shows warnings and errors (settings.LOGGING): nothing was written there.
-    assert result.stderr == ""
+    # The console (the journal, under systemd) has the reason at INFO, and nothing else: no
+    # warning, no error (settings.LOGGING).
+    assert result.stderr.startswith(
+        "INFO scoresheet.health: Health: the database does not answer: "
+    ), result.stderr
+    # One record (PostgreSQL's reason may span two lines), no other.
+    assert result.stderr.count("scoresheet.health") == 1
+    assert not re.search(r"^(DEBUG|WARNING|ERROR|CRITICAL|Traceback)", result.stderr, re.M)
+
+
+def test_the_reasons_reach_the_console_at_info(fresh_database):
+    """A server waiting for its migrations says so in its log, not only in its answer: the
+    root logger's WARNING level does not drop scoresheet.health's INFO."""
+    env = fresh_database()
+    result = python(env, HEALTH)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        "INFO scoresheet.health: Health: migrations not applied: all"
+    ]
+
+
+# Draining before a stop (deploy/tarot@.service's ExecStop)
+
+
+def test_draining_is_503_while_the_drain_file_exists(client, settings, tmp_path, caplog):
+    drain = tmp_path / "draining"
+    settings.DRAIN_FILE = str(drain)
+    assert client.get("/healthz").status_code == 200
+    drain.touch()
+    with caplog.at_level(logging.INFO):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.content.decode() == (
+        f"unavailable: draining: this server is stopping\n{VERSION}\n"
+    )
+    assert [(r.name, r.levelname) for r in caplog.records] == [("scoresheet.health", "INFO")]
+    # Everything else is still answered while the proxy stops sending.
+    assert client.get("/").status_code == 200
+    drain.unlink()
+    assert client.get("/healthz").status_code == 200

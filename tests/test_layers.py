@@ -29,6 +29,7 @@ LAYERS = {
         "theme",
         "throttle",
         "health",
+        "version",
         "lan",
         "settings",
     ],

@@ -15,6 +15,7 @@ URLS = [
     ("club_attach", "c/<str:token>/attach/"),
     ("club_detach", "c/<str:token>/sessions/<int:pk>/detach/"),
     ("club_import", "club/import/"),
+    ("club_import_job", "club/import/<str:job>/"),
     ("club_new", "club/new/"),
     ("club_new_sheet", "c/<str:token>/new/"),
     ("club_player", "c/<str:token>/players/<int:pk>/"),

@@ -36,7 +36,12 @@ def free_port() -> int:
 @pytest.fixture
 def server(fresh_database, tmp_path):
     """``manage.py serve`` on a migrated database of its own; (its process, base URL, env)."""
-    env = fresh_database() | {"ALLOWED_HOSTS": "127.0.0.1"}
+    env = fresh_database() | {
+        "ALLOWED_HOSTS": "127.0.0.1",
+        # As behind Caddy on this machine (deploy/tarot.env, tarot@.service).
+        "TRUSTED_PROXIES": "127.0.0.1",
+        "DRAIN_FILE": str(tmp_path / "draining"),
+    }
     assert manage(env, "migrate", "--no-input").returncode == 0
     assert manage(env, "collectstatic", "--no-input", "-v0").returncode == 0
     port = free_port()
@@ -128,6 +133,41 @@ def test_the_master_holds_no_connection_and_each_worker_its_own(server):
             "    print(json.dumps(cursor.fetchone()[0]))",
         )
         assert connections == WORKERS
+
+
+def test_the_access_log_names_the_real_client_and_leaves_out_passing_health_checks(
+    server, tmp_path
+):
+    """One line per request a person made, with the address Caddy appended to X-Forwarded-For
+    (TRUSTED_PROXIES); Caddy's health checks that pass are not logged, one that fails is."""
+    _process, base, env = server
+    for _ in range(5):
+        assert Phone(base).request("/healthz")[0] == 200
+    request = urllib.request.Request(
+        base + "/", headers={"X-Forwarded-For": "198.51.100.1, 203.0.113.9"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200
+    Path(env["DRAIN_FILE"]).touch()
+    assert Phone(base).request("/healthz")[0] == 503
+    assert Phone(base).request("/")[0] == 200
+    # gunicorn writes a request's line once it has answered: wait for the last one.
+    deadline = time.monotonic() + 20
+    while True:
+        log = (tmp_path / "serve.log").read_text(errors="replace")
+        requests = [line for line in log.splitlines() if '"GET /' in line]
+        if len(requests) >= 3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert [line.split()[0] for line in requests] == ["203.0.113.9", "127.0.0.1", "127.0.0.1"]
+    assert [re.search(r'"GET /\S* HTTP', line).group() for line in requests] == [
+        '"GET / HTTP',
+        '"GET /healthz HTTP',
+        '"GET / HTTP',
+    ]
+    assert '" 503 ' in requests[1]
+    # Why it answered 503, at INFO, in the same log (the journal).
+    assert "INFO scoresheet.health: Health: draining" in log
 
 
 def test_phones_saving_at_once_through_every_worker_all_get_their_hands(server):

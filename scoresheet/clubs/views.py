@@ -17,7 +17,7 @@ from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoresheet import chart, keys, numbers, recent
 from scoresheet.clubs import ClubError, standings, writes
@@ -70,7 +70,7 @@ def player_url(club: Club, readonly: bool, pk: int) -> str:
     return reverse("club_player", args=[club.token, pk])
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_new(request):
     """Start a club: a name and the house rules its sessions start with."""
     form = NewClubForm(request.POST or None)
@@ -92,7 +92,7 @@ def club_new(request):
     return render(request, "scoresheet/club_new.html", {"form": form})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_settings(request, token):
     """Change the club's name and its default house rules (for sessions started afterwards)."""
     club = get_club(token)
@@ -224,7 +224,7 @@ def shown_value(value) -> str:
     return numbers.true_minus(text)
 
 
-@require_GET
+@require_safe
 def club(request, token, readonly=False):
     """The club page: standings for a period, the chart, the rating, the sessions."""
     club = get_club(token, readonly)
@@ -239,7 +239,7 @@ def club(request, token, readonly=False):
     return render(request, template, context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_players(request, token):
     """The roster: add a player, rename one, merge two entries that are one person."""
     club = get_club(token)
@@ -296,7 +296,7 @@ def club_players(request, token):
     return render(request, "scoresheet/club_players.html", context)
 
 
-@require_GET
+@require_safe
 def club_player(request, token, pk, readonly=False):
     """A player's page: their sessions and results, best and worst hand, contracts taken,
     favourite partners at 5 players, streaks."""
@@ -326,7 +326,7 @@ def shown_sessions(request) -> int | None:
     return before if before > 1 else None
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_new_sheet(request, token):
     """Start a session from the club: players from the roster (a new name joins it), the
     club's default rules."""
@@ -364,7 +364,7 @@ def sheet_token(link: str) -> str:
     return match[1] if match else link.strip()
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_attach(request, token):
     """Count an existing session in the club: its link, then each seat matched to a roster
     player by name, to confirm or change."""

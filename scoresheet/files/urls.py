@@ -11,6 +11,8 @@ urlpatterns = [
     *SHEET.both("backup.json", views.export_json, "export_json"),
     *SHEET.both("export.xlsx", views.export_xlsx, "export_xlsx"),
     path("club/import/", views.club_import, name="club_import"),
+    # A large club backup restored outside its request (scoresheet/files/import_jobs.py).
+    path("club/import/<str:job>/", views.club_import_progress, name="club_import_job"),
     *CLUB.both("standings.csv", views.standings_csv, "standings_csv"),
     *CLUB.both("standings.xlsx", views.standings_xlsx, "standings_xlsx"),
     *CLUB.both("club.json", views.backup_json, "backup"),

@@ -2,21 +2,32 @@
 spreadsheet) and backup, a club night's ranking (CSV) and file, and restoring a club's backup
 (a session's is restored from the home page, ``lists/views.py``)."""
 
+import time
 from http import HTTPStatus
 
 from django.contrib import messages
-from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoresheet import filenames, recent
 from scoresheet.clubs import standings
 from scoresheet.clubs.forms import NewClubForm
 from scoresheet.clubs.views import chosen_period, get_club
 from scoresheet.filenames import attachment
-from scoresheet.files import club_backup, club_csv, night_files, session_backup, session_csv, xlsx
+from scoresheet.files import (
+    club_backup,
+    club_csv,
+    import_jobs,
+    night_files,
+    session_backup,
+    session_csv,
+    xlsx,
+)
 from scoresheet.files.forms import ClubImportForm
 from scoresheet.nights import ranking
 from scoresheet.nights.views import get_night
@@ -26,7 +37,7 @@ from scoresheet.sheets.views import get_sheet, seat_names
 REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
 
 
-@require_GET
+@require_safe
 def export_csv(request, token, readonly=False):
     """The sheet as CSV for a spreadsheet, streamed row by row."""
     sheet = get_sheet(token, readonly)
@@ -42,7 +53,7 @@ def export_csv(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def export_json(request, token, readonly=False):
     """The sheet's backup: a JSON file that restores it exactly, streamed a hand a line."""
     sheet = get_sheet(token, readonly)
@@ -55,23 +66,49 @@ def export_json(request, token, readonly=False):
 
 @require_POST
 def club_import(request):
-    """Restore a club's backup as a new club, or show the new club page with why it was
-    refused (the whole file, nothing written)."""
+    """Restore a club's backup as a new club (a large one outside this request: its page says
+    how it goes), or show the new club page with why it was refused (the whole file, nothing
+    written)."""
     import_form = ClubImportForm(request.POST, request.FILES)
     if import_form.is_valid():
-        club = club_backup.restore(import_form.cleaned_data["backup"])
-        recent.remember(request, recent.CLUBS, club)
-        messages.success(
-            request,
-            _("Club backup restored: “%(name)s”. Its link is its key: keep it.")
-            % {"name": club.name},
-        )
-        return redirect(club)
+        checked = import_form.cleaned_data["backup"]
+        if request.FILES["backup"].size > import_jobs.BACKGROUND_BYTES:
+            return to(request, reverse("club_import_job", args=[import_jobs.start(checked)]))
+        return restored(request, club_backup.restore(checked))
     context = {"form": NewClubForm(), "import_form": import_form}
     return render(request, "scoresheet/club_new.html", context, status=REFUSED)
 
 
-@require_GET
+def to(request, url: str):
+    """A redirect; to an htmx request (the import forms, for their upload's progress), one the
+    browser follows as a page."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def restored(request, club):
+    """The new club in this browser's list, and the browser sent to it."""
+    recent.remember(request, recent.CLUBS, club)
+    messages.success(
+        request,
+        _("Club backup restored: “%(name)s”. Its link is its key: keep it.") % {"name": club.name},
+    )
+    return to(request, club.get_absolute_url())
+
+
+@require_safe
+def club_import_progress(request, job):
+    """A large club import's page, asked again every second until it is done (then the club)."""
+    found = import_jobs.state(job)
+    if found is None:
+        raise Http404
+    if found["state"] == import_jobs.DONE:
+        return restored(request, get_club(found["club"], False))
+    seconds = int(time.time() - found["started"])
+    context = {"job": found, "seconds": seconds}
+    return render(request, "scoresheet/club_import.html", context)
+
+
+@require_safe
 def standings_csv(request, token, readonly=False):
     """The standings of the period as CSV, with the session CSV's conventions."""
     club = get_club(token, readonly)
@@ -88,7 +125,7 @@ def standings_csv(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def backup_json(request, token, readonly=False):
     """The club's backup: its roster, rules and sessions, as one JSON file."""
     club = get_club(token, readonly)
@@ -99,7 +136,7 @@ def backup_json(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def export_xlsx(request, token, readonly=False):
     """The sheet as a spreadsheet file: the CSV's cells, numbers as numbers, names as text."""
     sheet = get_sheet(token, readonly)
@@ -110,7 +147,7 @@ def export_xlsx(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def standings_xlsx(request, token, readonly=False):
     """The club's standings of the period as a spreadsheet file."""
     club = get_club(token, readonly)
@@ -123,7 +160,7 @@ def standings_xlsx(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def night_csv(request, token, number, readonly=False):
     """The ranking as CSV: Place, Player, Round 1…k, Total."""
     night = get_night(token, number, readonly)
@@ -135,7 +172,7 @@ def night_csv(request, token, number, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def night_json(request, token, number, readonly=False):
     """The night as its club's backup holds it (``night_files.dump``), as one JSON file."""
     night = get_night(token, number, readonly)

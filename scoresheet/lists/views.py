@@ -6,11 +6,12 @@ from http import HTTPStatus
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from scoresheet import recent
 from scoresheet.files import session_backup
 from scoresheet.files.forms import ImportForm
+from scoresheet.files.views import to
 
 # A refused backup: the page again, with why, as the hand form answers a refused hand.
 REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
@@ -36,7 +37,7 @@ def shown_once(request) -> dict | None:
     return forgotten
 
 
-@require_GET
+@require_safe
 def home(request):
     """The sessions this browser created or opened, newest first, and the backup import."""
     return render(request, "scoresheet/home.html", home_context(request, ImportForm()))
@@ -50,7 +51,7 @@ def import_backup(request):
         sheet = session_backup.restore(form.cleaned_data["backup"])
         recent.remember(request, recent.SHEETS, sheet)
         messages.success(request, _("Backup restored: “%(name)s”.") % {"name": sheet.name})
-        return redirect(sheet)
+        return to(request, sheet.get_absolute_url())
     return render(request, "scoresheet/home.html", home_context(request, form), status=REFUSED)
 
 

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoresheet import keys
 from scoresheet.clubs import ClubError
@@ -85,7 +85,7 @@ def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
     return context
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def night_new(request, token):
     """Start a club night: its players present, its rounds and deals, its rules."""
     club = get_club(token)
@@ -124,14 +124,14 @@ def night_new(request, token):
     return render(request, "scoresheet/nights/night_new.html", context)
 
 
-@require_GET
+@require_safe
 def night(request, token, number, readonly=False):
     """The night's page: the ranking, every table of the round with its progress and code."""
     night = get_night(token, number, readonly)
     return render(request, "scoresheet/nights/night.html", night_context(night, readonly))
 
 
-@require_GET
+@require_safe
 def night_screen(request, token, number, readonly=False):
     """The big screen: the ranking, the round's tables and the timer, following live."""
     night = get_night(token, number, readonly)
@@ -139,7 +139,7 @@ def night_screen(request, token, number, readonly=False):
     return render(request, "scoresheet/nights/screen.html", context)
 
 
-@require_GET
+@require_safe
 def night_live(request, token, number, readonly=False):
     """Polled by the night's page and its screen: 204 (two small queries) while nothing moved
     since the version the page shows, else the page's live region."""

@@ -18,7 +18,7 @@ from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoresheet import filenames, numbers, recent
 from scoresheet.models import Sheet, local_time
@@ -39,7 +39,7 @@ def share_url(request, sheet: Sheet) -> str:
     return request.build_absolute_uri(reverse("view_summary", args=[sheet.view_token]))
 
 
-@require_GET
+@require_safe
 def summary_page(request, token, readonly=False):
     """The evening's summary: the standings with places, the facts, and sharing them."""
     sheet = get_sheet(token, readonly)
@@ -68,7 +68,7 @@ def summary_page(request, token, readonly=False):
     return render(request, "scoresheet/summary.html", context)
 
 
-@require_GET
+@require_safe
 def summary_png(request, token):
     """The summary as a 1200 × 630 picture (the Open Graph image), under the read-only link;
     its ETag is the sheet's revision and the language, so an unchanged sheet answers 304."""
@@ -111,7 +111,7 @@ def picture(sheet: Sheet) -> bytes:
     return summary_image.png(image)
 
 
-@require_GET
+@require_safe
 def print_sheet(request, token, readonly=False):
     """The whole session as a paper feuille de marque (A4 portrait): its page is streamed, the
     hands read from the database a chunk at a time."""

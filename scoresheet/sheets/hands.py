@@ -135,12 +135,12 @@ def refused(form: HandForm, error: scoring.InvalidHand) -> None:
         form.add_error(None, problem.translated(_, number=localize))
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def hand_new(request, token):
     """Enter a hand (or a deal everyone passed); the form's key makes saving idempotent."""
     sheet = get_sheet(token)
     seats = seat_names(sheet)
-    if request.method == "GET":
+    if request.method != "POST":
         return form_page(request, sheet, hand_form(sheet, seats))
 
     form = hand_form(sheet, seats, request.POST)
@@ -192,12 +192,12 @@ def hand_preview(request, token):
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def hand_edit(request, token, number):
     """Correct a hand: the same form, prefilled; the form's key names the hand it edits."""
     sheet = get_sheet(token)
     seats = seat_names(sheet)
-    if request.method == "GET":
+    if request.method != "POST":
         hand = hand_at(sheet, number)
         form = hand_form(sheet, seats, hand=hand)
         return form_page(request, sheet, form, editing=True, number=number)
@@ -261,11 +261,11 @@ def hand_edit(request, token, number):
     return updated(request, change.sheet, "edited", change.number)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def hand_delete(request, token, number):
     """Delete a hand after a confirmation; later hands renumber, and who dealt stays."""
     sheet = get_sheet(token)
-    if request.method == "GET":
+    if request.method != "POST":
         hand = hand_at(sheet, number)
         template = "scoresheet/hand_delete.html"
         if request.htmx:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoresheet.models import Camp, Chelem, Contract
 
@@ -43,6 +43,7 @@ SHELL = [
     "scoresheet/share.js",
     "scoresheet/steps.js",
     "scoresheet/totals.js",
+    "scoresheet/upload.js",
     "scoresheet/wake.js",
     "scoresheet/offline.js",
     "scoresheet/offline/banner.js",
@@ -173,7 +174,7 @@ def start_path(path: str | None) -> str:
     return path if path and SHEET_PATH.match(path) else reverse("home")
 
 
-@require_GET
+@require_safe
 def manifest(request):
     """The web app manifest: names, icons, colours; ``?start=/s/<token>/`` opens that sheet."""
     icons = [
@@ -219,7 +220,7 @@ def _worker(static_prefix: str) -> tuple[str, str]:
     return f"const CONFIG = {json.dumps(config)};\n{code}", version
 
 
-@require_GET
+@require_safe
 def service_worker(request):
     """The service worker, at the site's root so that it controls every page."""
     if settings.DEBUG:

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from scoresheet import chart, keys, recent, scoring, stats
 from scoresheet.models import Club, Sheet
@@ -123,7 +123,7 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
     }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def new_sheet(request):
     """Start a session: the players, the first dealer, a name."""
     form = SheetForm(request.POST or None)
@@ -152,7 +152,7 @@ def new_sheet(request):
     )
 
 
-@require_GET
+@require_safe
 def sheet(request, token, readonly=False):
     """The score sheet: totals, one row per hand, and (full access) the actions."""
     sheet = get_sheet(token, readonly)
@@ -164,7 +164,7 @@ def sheet(request, token, readonly=False):
     return render(request, "scoresheet/sheet.html", context)
 
 
-@require_GET
+@require_safe
 def live(request, token, readonly=False):
     """Polled by every open sheet while it is visible: 204 (one small query) while the sheet's
     revision is the one the page shows, else the regions a change can move, out of band; the
@@ -210,7 +210,7 @@ def stale_form(sheet: Sheet, data) -> dict | None:
     return None
 
 
-@require_GET
+@require_safe
 def running_totals(request, token, readonly=False):
     """The chart alone: the sheet's script fetches it after a change, while it is open."""
     sheet = get_sheet(token, readonly)
@@ -237,11 +237,11 @@ def parse_key(value) -> uuid.UUID | None:
         return None
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def rules(request, token):
     """Change the session's rules: the new totals first, then every hand re-scored at once."""
     sheet = get_sheet(token)
-    if request.method == "GET":
+    if request.method != "POST":
         form = RulesForm(initial=sheet.game_rules.to_data(), seats=len(sheet.totals))
         return render(request, "scoresheet/rules.html", {"sheet": sheet, "form": form})
     form = RulesForm(request.POST, seats=len(sheet.totals))
@@ -280,7 +280,7 @@ def rules(request, token):
     return render(request, "scoresheet/rules.html", context)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def players(request, token):
     """Rename the players and the session: every page and export follows the new names."""
     sheet = get_sheet(token)
@@ -318,7 +318,7 @@ def refused_rules(form: RulesForm, error: Exception) -> None:
         form.add_error(field, problem.translated(_))
 
 
-@require_GET
+@require_safe
 def statistics(request, token, readonly=False):
     """A session's statistics and its running-totals chart."""
     sheet = get_sheet(token, readonly)
@@ -338,7 +338,7 @@ def statistics(request, token, readonly=False):
 # Sharing: the two links and their QR codes.
 
 
-@require_GET
+@require_safe
 def qr_code(request, token, readonly=False):
     """The QR code of a sheet's link (the read-only one under /v/), as SVG."""
     sheet = get_sheet(token, readonly)
@@ -353,7 +353,7 @@ def qr_code(request, token, readonly=False):
     return response
 
 
-@require_GET
+@require_safe
 def share(request, token):
     """Both links of a sheet with their QR codes: one to play, one to watch."""
     sheet = get_sheet(token)

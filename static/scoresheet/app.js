@@ -42,6 +42,7 @@ const BEHAVIOURS = [
   ["[data-copy]", () => import("./copy.js")],
   ["[data-share], [data-print]", () => import("./share.js")],
   ["[data-dealers]", () => import("./dealers.js")],
+  ["form[data-upload]", () => import("./upload.js")],
 ];
 
 let loading = null;

@@ -49,6 +49,8 @@ class Command(BaseCommand):
             "--access-logfile=-",
             # A cheap laptop at the table: no worker should hold a phone waiting for long.
             "--timeout=30",
-            "--graceful-timeout=5",
+            # A stop lets each worker finish the request it answers (an import takes up to 10 s);
+            # before it, the proxy stopped sending this server anything (DRAIN_FILE, health.py).
+            "--graceful-timeout=15",
         ]
         os.execv(gunicorn, args)
