@@ -3,13 +3,11 @@ database where threads write at once as the app's processes do."""
 
 import copy
 import os
-import sqlite3
 import uuid
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from django.db import connections
 from django.test import Client
 from django.utils import translation
 from hypothesis import settings
@@ -75,36 +73,26 @@ settings.register_profile("dev", deadline=None, max_examples=30)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
-@pytest.fixture
-def concurrent_db(transactional_db, tmp_path):
-    """The database as `make run`'s workers share it, for threads released together.
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the test database is a file of this test process's own, opened with the app's
+    settings (WAL, IMMEDIATE transactions, a 20 s busy timeout), as `make run`'s workers share
+    theirs. pytest-django's default, an in-memory database, is one connection that the live
+    server's threads share with the test: two requests at once (a page's poll while another
+    saves) failed with "database table is locked", a 500 no server of the app ever answers, and
+    threads released together never waited their turn."""
+    from django.conf import settings
 
-    PostgreSQL as it is. On SQLite, the test database is copied to a file opened with the
-    app's own settings (WAL, IMMEDIATE transactions, a 20 s busy timeout): pytest-django's
-    in-memory database shares one cache between threads, where a second writer fails at once
-    ("database table is locked") instead of waiting its turn, which no worker of `make run`
-    ever sees. Whatever the test writes goes to the copy, dropped afterwards.
-    """
-    memory = connections["default"]
-    if memory.vendor != "sqlite":
-        yield
-        return
-    original = connections.settings["default"]
-    path = tmp_path / "concurrent.sqlite3"
-    memory.ensure_connection()
-    copy_of = sqlite3.connect(path)
-    memory.connection.backup(copy_of)
-    # WAL once and for all, before threads connect at once (switching needs the file alone).
-    copy_of.execute("PRAGMA journal_mode=WAL")
-    copy_of.close()
-    connections.settings["default"] = {**original, "NAME": str(path)}
-    connections["default"] = connections.create_connection("default")
-    try:
-        yield
-    finally:
-        connections["default"].close()
-        connections.settings["default"] = original
-        connections["default"] = memory
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        path = tmp_path_factory.mktemp("database") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(path)
+
+
+@pytest.fixture
+def concurrent_db(transactional_db):
+    """The database as `make run`'s workers share it, for threads released together: committed
+    writes, each thread with its own connection (SQLite's is a file: see above)."""
 
 
 @pytest.fixture
