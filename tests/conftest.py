@@ -80,13 +80,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     theirs. pytest-django's default, an in-memory database, is one connection that the live
     server's threads share with the test: two requests at once (a page's poll while another
     saves) failed with "database table is locked", a 500 no server of the app ever answers, and
-    threads released together never waited their turn."""
+    threads released together never waited their turn. One setting differs: no sync to the disk
+    at each commit (a power cut is not what a test checks; the disk's latency, shared with the
+    other test processes, would be the tests' time)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         path = tmp_path_factory.mktemp("database") / "test.sqlite3"
         database.setdefault("TEST", {})["NAME"] = str(path)
+        options = database.setdefault("OPTIONS", {})
+        options["init_command"] = options.get("init_command", "") + "PRAGMA synchronous=OFF;"
 
 
 @pytest.fixture
