@@ -232,7 +232,7 @@ class ClubChanges(RuleBasedStateMachine):
 
 # 27 sequences, drawn as three independent runs of 9 (random draws: derandomize off whatever the
 # profile): as many sequences as one run of 25 drew, in three tests that make test's processes
-# share, none over 20 s on PostgreSQL under load.
+# share (one took 22 s on PostgreSQL under load).
 @pytest.mark.parametrize("run", [1, 2, 3])
 def test_any_sequence_of_writes_keeps_the_club_results_exact(run):
     run_state_machine_as_test(
