@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run dev test lint format messages screenshots bench clean lock
+.PHONY: run dev test test-postgres lint format messages screenshots bench clean lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,9 +46,16 @@ dev: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# The whole suite, the browser tests (tests/e2e, Debian's chromium) included.
+# The whole suite on SQLite, the browser tests (tests/e2e, Debian's chromium) included, in one
+# process per core (pytest-xdist). One module alone: .venv/bin/python -m pytest tests/test_x.py
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
+
+# What differs on PostgreSQL (the tests marked `postgres`, chosen in tests/conftest.py), on a
+# throwaway PostgreSQL 15 cluster (apt-get install postgresql-15). `scripts/with-postgres make
+# test` runs the whole suite there.
+test-postgres: $(VENV)/.installed-test
+	scripts/with-postgres $(BIN)/python -m pytest -n auto -m postgres
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -3,13 +3,11 @@ database where threads write at once as the app's processes do."""
 
 import copy
 import os
-import sqlite3
 import uuid
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from django.db import connections
 from django.test import Client
 from django.utils import translation
 from hypothesis import settings
@@ -17,6 +15,59 @@ from hypothesis import settings
 from scoresheet.sheets import writes
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# CI runs the whole suite on SQLite (`make test`), then these tests again on PostgreSQL (`make
+# test-postgres`: the tests marked `postgres`): what the database engine can change. Its locks and
+# isolation (select_for_update waits on PostgreSQL, a transaction aborted by an error stays
+# aborted), its types (integers overflow, text has its own case rules), its SQL (the standings'
+# window and JSON queries are written for each engine), bulk statements, query counts, migrations
+# on a real schema, and the tools backup_db and restore_db call (pg_dump, pg_restore). Pages that
+# render what is stored and the browser tests are the same on both: they run once, on SQLite.
+# A module, or one test of a module ("path::name"). docs/testing.md explains the choice.
+POSTGRES = {
+    "tests/test_writes.py": "the one write path and its state machine (locks, versions, scores)",
+    "tests/test_spent_keys.py": "keys spent under the lock; the migration that spends old ones",
+    "tests/test_concurrency.py": "threads released together: row locks, unique violations",
+    "tests/test_bulk.py": "many rows in one statement, written differently on each engine",
+    "tests/test_queries.py": "the number of queries of every page and write",
+    "tests/test_paging.py": "the sheet's pages: ordered, limited queries",
+    "tests/test_backup.py": "a session's backup restored: bulk writes, dates, limits",
+    "tests/test_club_backup.py": "a club's backup restored: every session in bulk",
+    "tests/test_commands.py": "import_session and export_session on the database",
+    "tests/test_backup_db.py": "backup_db while hands are saved, and its copy restored (pg_dump)",
+    "tests/test_restore_db.py": "restore_db (pg_restore, psql): refusals change nothing",
+    "tests/test_clubs.py": "the standings' SQL (window functions, JSON), written per engine",
+    "tests/test_club_results.py": "the club's stored results under any sequence of writes",
+    "tests/test_nights.py": "a night's writes: a sheet's lock, then its club's",
+    "tests/test_rename.py": "renames through the write path, against the unique names",
+    "tests/test_player_names.py": "names compared by key in the database; the migration of the keys",
+    "tests/test_keys.py": "a form's key spent under its owner's lock, a racing second undone",
+    "tests/test_migrations.py": "a database of every older schema migrated forward, kept whole",
+    "tests/test_club_import.py": "a large club backup restored in a thread of its own",
+    "tests/test_throttle.py": "the rate limit's counters in the database cache, per client",
+    "tests/test_hardening.py": "what overflows or compares otherwise on PostgreSQL (İVAN)",
+    "tests/test_views.py::test_nothing_a_browser_sends_gives_a_500": "any form, any engine",
+    "tests/test_health.py": "a database down, or not migrated: 503",
+    "tests/test_serve.py": "gunicorn's workers, each with its own connection",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks POSTGRES's tests ``postgres``. A name there that matches nothing stops the run: a
+    module renamed must not drop out of CI's PostgreSQL run unseen."""
+    marker = pytest.mark.postgres
+    matched = set()
+    collected = {item.nodeid.split("::")[0] for item in items}
+    for item in items:
+        for name in POSTGRES:
+            if item.nodeid == name or item.nodeid.startswith((name + "::", name + "[")):
+                item.add_marker(marker)
+                matched.add(name)
+    for name in POSTGRES:
+        path = name.split("::")[0]
+        if not (ROOT / path).is_file() or (path in collected and name not in matched):
+            raise pytest.UsageError(f"tests/conftest.py: POSTGRES names {name}: no such test")
+
 
 # Hypothesis' default 200 ms deadline fails a property test when the machine is busy, not when
 # the code is wrong: no deadline anywhere. CI draws the default number of examples; locally
@@ -26,36 +77,30 @@ settings.register_profile("dev", deadline=None, max_examples=30)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
-@pytest.fixture
-def concurrent_db(transactional_db, tmp_path):
-    """The database as `make run`'s workers share it, for threads released together.
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the test database is a file of this test process's own, opened with the app's
+    settings (WAL, IMMEDIATE transactions, a 20 s busy timeout), as `make run`'s workers share
+    theirs. pytest-django's default, an in-memory database, is one connection that the live
+    server's threads share with the test: two requests at once (a page's poll while another
+    saves) failed with "database table is locked", a 500 no server of the app ever answers, and
+    threads released together never waited their turn. One setting differs: no sync to the disk
+    at each commit (a power cut is not what a test checks; the disk's latency, shared with the
+    other test processes, would be the tests' time)."""
+    from django.conf import settings
 
-    PostgreSQL as it is. On SQLite, the test database is copied to a file opened with the
-    app's own settings (WAL, IMMEDIATE transactions, a 20 s busy timeout): pytest-django's
-    in-memory database shares one cache between threads, where a second writer fails at once
-    ("database table is locked") instead of waiting its turn, which no worker of `make run`
-    ever sees. Whatever the test writes goes to the copy, dropped afterwards.
-    """
-    memory = connections["default"]
-    if memory.vendor != "sqlite":
-        yield
-        return
-    original = connections.settings["default"]
-    path = tmp_path / "concurrent.sqlite3"
-    memory.ensure_connection()
-    copy_of = sqlite3.connect(path)
-    memory.connection.backup(copy_of)
-    # WAL once and for all, before threads connect at once (switching needs the file alone).
-    copy_of.execute("PRAGMA journal_mode=WAL")
-    copy_of.close()
-    connections.settings["default"] = {**original, "NAME": str(path)}
-    connections["default"] = connections.create_connection("default")
-    try:
-        yield
-    finally:
-        connections["default"].close()
-        connections.settings["default"] = original
-        connections["default"] = memory
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        path = tmp_path_factory.mktemp("database") / "test.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = str(path)
+        options = database.setdefault("OPTIONS", {})
+        options["init_command"] = options.get("init_command", "") + "PRAGMA synchronous=OFF;"
+
+
+@pytest.fixture
+def concurrent_db(transactional_db):
+    """The database as `make run`'s workers share it, for threads released together: committed
+    writes, each thread with its own connection (SQLite's is a file: see above)."""
 
 
 @pytest.fixture
@@ -287,6 +332,16 @@ def make_backup():
         return globals()["written"](data) if written else data
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _static_root_of_its_own(tmp_path_factory):
+    """WhiteNoise reads STATIC_ROOT whenever a handler starts (each test client, the live
+    server): here an empty folder of this process's own, not the checkout's staticfiles/, which
+    tests/test_serve.py's collectstatic rewrites while other processes run tests (make test)."""
+    from django.conf import settings
+
+    settings.STATIC_ROOT = tmp_path_factory.mktemp("static_root")
 
 
 @pytest.fixture(autouse=True)

@@ -23,6 +23,10 @@ import pytest
 
 from tests.processes import ROOT, django, manage
 
+# Each server collects the static files into the checkout's staticfiles/: under make test's
+# processes (pytest-xdist), these tests run in one of them, one after the other.
+pytestmark = pytest.mark.xdist_group("staticfiles")
+
 WORKERS = 3
 GARDE = {"contract": "garde", "bouts": "2", "points": "49"}
 

@@ -16,7 +16,8 @@ function poll() {
   };
   htmx.ajax("GET", url, { target: "#night-live", swap: "outerHTML" }).then(done, done);
 }
-setInterval(poll, 2000);
+// The browser tests set window.tarotIntervals (tests/e2e/conftest.py) instead of waiting.
+setInterval(poll, window.tarotIntervals?.poll || 2000);
 document.addEventListener("visibilitychange", poll);
 
 // The timer: the seconds left when the region was drawn, counted down from then.

@@ -133,8 +133,8 @@ def open_page(playwright, browser, live_server, in_flight):
             **{**device(playwright, name), **options}, base_url=live_server.url
         )
         context.set_default_timeout(10_000)
-        # The live poll (2 s) and the offline queue's retry (15 s), shortened: no test waits on
-        # the real intervals (app.js and offline.js read window.tarotIntervals).
+        # The live polls (2 s) and the offline queue's retry (15 s), shortened: no test waits on
+        # the real intervals (app.js, night.js and offline.js read window.tarotIntervals).
         context.add_init_script(INTERVALS)
         contexts.append(context)
         return context.new_page()

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 ROSTER = ["Ana", "Ben", "Chloé", "Dan"]
 NEWCOMERS = ["Élise", "Farid", "Gaëlle", "Hugo", "Inès"]
-# The screen follows a hand within 3 s (it polls every 2 s).
+# The screen follows a hand within 3 s (it polls every 2 s; in these tests every 0.3 s: conftest's
+# INTERVALS).
 LIVE = 3_000
 
 
