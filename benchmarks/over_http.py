@@ -41,7 +41,7 @@ WRITERS = 3
 MAX_RATIO = 1.5
 MAX_BYTES = 2 * 1024 * 1024
 TIMEOUT = 30  # seconds: gunicorn's --timeout in `manage.py serve`
-# Card points the attack needs by its bouts (RULES.md): the draws straddle them.
+# Card points the attack needs by its bouts (docs/rules.md §2.1): the draws straddle them.
 TARGETS = {0: 56, 1: 51, 2: 41, 3: 36}
 ENDPOINTS = {
     "sheet": "sheet page",

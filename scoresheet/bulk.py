@@ -3,8 +3,8 @@ for the derived data they rewrite (a hand's row and running totals, a club's res
 
 Django's ``bulk_update`` writes ``SET col = CASE WHEN id = 1 THEN … WHEN id = 2 …`` for each
 batch, which the database parses and evaluates row by row: re-scoring a 10,000-hand session
-spent seconds in it (issue 20); and ``bulk_create`` prepares every value of every row while
-its transaction is open. Here the values are prepared first (``Columns``, before any
+spent seconds in it (benchmarks/writes.py); and ``bulk_create`` prepares every value of every row
+while its transaction is open. Here the values are prepared first (``Columns``, before any
 transaction when the caller can), and each statement is the same for every row: SQLite runs
 it for each row with ``executemany`` (prepared once, in-process); PostgreSQL gets the new rows
 by ``COPY`` and the changed ones in one statement over arrays (``unnest``), a single round

@@ -208,7 +208,7 @@ class Hand(models.Model):
 
     @property
     def balanced(self) -> bool:
-        """RULES.md §4: every row sums to zero."""
+        """docs/rules.md §4: every row sums to zero."""
         return sum(self.scores) == 0
 
     def row(self, seats: int, rules: scoring.Rules) -> tally.Row:
@@ -268,7 +268,7 @@ def scoring_hand(seats: int, *values) -> scoring.Hand | None:
     return scoring.Hand(seats=seats, **hand)
 
 
-# The club (issue 16): players who last beyond one evening, and standings across sessions.
+# The club: players who last beyond one evening, and standings across sessions.
 
 
 class Club(models.Model):
@@ -410,7 +410,7 @@ class SpentKey(models.Model):
         return f"{self.made}:{self.key}"
 
 
-# The club night (issue 24): several tables at once, rounds drawn, one ranking.
+# The club night: several tables at once, rounds drawn, one ranking.
 
 
 class Night(models.Model):

@@ -1,5 +1,5 @@
-"""French Tarot scoring: the FFT official rules (RULES.md §1–3) and a session's house rules
-(RULES.md §6), as pure Python.
+"""French Tarot scoring: the FFT official rules (docs/rules.md §1–3) and a session's house rules
+(docs/rules.md §6), as pure Python.
 
 The public API is ``Rules`` (``FFT`` by default), ``check_rules``, ``Hand``, ``score``,
 ``breakdown``, ``validate``, ``warnings``, ``next_dealer``, ``InvalidHand`` and
@@ -78,7 +78,7 @@ def _frozen(mapping: dict) -> Mapping:
     return MappingProxyType(mapping)
 
 
-# The FFT constants (RULES.md §2–3); no house rule changes them.
+# The FFT constants (docs/rules.md §2–3); no house rule changes them.
 BASE = 25
 MULTIPLIERS: Mapping[str, int] = _frozen(
     {Contract.PRISE: 1, Contract.GARDE: 2, Contract.GARDE_SANS: 4, Contract.GARDE_CONTRE: 6}
@@ -104,7 +104,7 @@ TOTAL_POINTS = 91
 # attack holds, or leaves the defence, is at least 4 of its card points.
 BOUT_MIN_POINTS = 4
 
-# The house rules' choices (RULES.md §6), the FFT's first.
+# The house rules' choices (docs/rules.md §6.1), the FFT's first.
 POIGNEE_VALUES: Mapping[str, Mapping[str, int]] = _frozen(
     {
         scale: _frozen(dict(zip(Poignee, values, strict=True)))
@@ -156,7 +156,7 @@ class InvalidHand(ValueError):
 
 
 class InvalidRules(ValueError):
-    """House rules that are not in RULES.md §6's table; ``problems`` names each field."""
+    """House rules that are not in docs/rules.md §6.1's table; ``problems`` names each field."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
@@ -206,7 +206,8 @@ def _rule_problems(data: Mapping[str, object]) -> list[Problem]:
 
 @dataclass(frozen=True)
 class Rules:
-    """A session's house rules (RULES.md §6), one hashable value; ``Rules()`` is the FFT's."""
+    """A session's house rules (docs/rules.md §6.1), one hashable value; ``Rules()`` is the
+    FFT's."""
 
     poignees: str = "20-30-40"
     rounding: int = 1
@@ -230,7 +231,7 @@ class Rules:
     @classmethod
     def from_data(cls, data: object) -> Rules:
         """Rules from ``to_data``'s form, a missing rule being the FFT's; raises
-        ``InvalidRules`` naming each unknown rule and each value not in RULES.md §6."""
+        ``InvalidRules`` naming each unknown rule and each value not in docs/rules.md §6.1."""
         if not isinstance(data, Mapping):
             raise InvalidRules(
                 [Problem("rules", _("Rules: give each rule by name, like {“rounding”: 10}."))]
@@ -242,7 +243,7 @@ class Rules:
 
     @property
     def is_fft(self) -> bool:
-        """True on the FFT's rules, which a sheet marks "FFT" (RULES.md §6)."""
+        """True on the FFT's rules, which a sheet marks "FFT" (docs/rules.md §6.1)."""
         return self == Rules()
 
     @property
@@ -282,7 +283,7 @@ FFT = Rules()
 
 
 def check_rules(rules: Rules, seats: int) -> list[Problem]:
-    """Why these rules cannot play at ``seats`` seats (RULES.md §6); empty when they can."""
+    """Why these rules cannot play at ``seats`` seats (docs/rules.md §6.4); empty when they can."""
     number = _as_int(seats)
     if number not in SEATS:
         return [
@@ -312,13 +313,13 @@ def check_rules(rules: Rules, seats: int) -> list[Problem]:
 
 
 def next_dealer(dealer: int, seats: int) -> int:
-    """Who deals after ``dealer``: the next seat, passed deal or not (RULES.md §4, §6)."""
+    """Who deals after ``dealer``: the next seat, passed deal or not (docs/rules.md §4, §6.4)."""
     return (dealer + 1) % seats
 
 
 @dataclass(frozen=True)
 class Hand:
-    """The inputs of one hand, as the players give them (RULES.md §1, §6)."""
+    """The inputs of one hand, as the players give them (docs/rules.md §1, §6)."""
 
     # Seats in the session; one fewer play when the dealer sits out (``Rules.players``).
     seats: int
@@ -339,7 +340,7 @@ class Hand:
 
 @dataclass(frozen=True)
 class Breakdown:
-    """How a hand's row is computed, step by step (RULES.md §2, §6)."""
+    """How a hand's row is computed, step by step (docs/rules.md §2, §6)."""
 
     # Players in the hand (the seats but the one sitting out).
     players: int
@@ -489,7 +490,7 @@ class _Checked:
 
 def _choice(enum: type[StrEnum], value: object) -> StrEnum | None:
     # The members by value, looked up directly: a long sheet is checked hand by hand, and
-    # calling the enum costs more than the rest of a lookup (issue 20).
+    # calling the enum costs more than the rest of a lookup (benchmarks/ re-scoring 10,000 hands).
     try:
         return _MEMBERS[enum].get(value)
     except TypeError:  # an unhashable value is no member's
@@ -550,7 +551,7 @@ def _check(hand: Hand, rules: Rules) -> tuple[_Checked | None, list[Problem]]:
 
 def _check_dealer(given: object, rules: Rules, seats: range, bad: Callable) -> int | None:
     """The seat sitting the hand out, or None when everyone plays."""
-    # RULES.md §6: the dealer sits out (scores 0, takes no role) when the rules say so.
+    # docs/rules.md §6.4: the dealer sits out (scores 0, takes no role) when the rules say so.
     if not rules.dealer_sits_out:
         return None
     sitting_out = _as_int(given)
@@ -578,7 +579,7 @@ def _check_partner(
     taker: int | None,
     bad: Callable,
 ) -> int | None:
-    """The called partner (RULES.md §1: only at 5 players), None when the taker is alone."""
+    """The called partner (docs/rules.md §1: only at 5 players), None when the taker is alone."""
     if given is None or given == "":
         return None
     partner = _as_int(given)
@@ -708,7 +709,7 @@ def _check_poignee(size: object, seat: int, sitting_out: int | None, bad: Callab
 
 
 def _check_trumps_shown(poignees: Mapping[int, Poignee], players: int, bad: Callable) -> None:
-    # The thresholds are those of the players in the hand (RULES.md §6).
+    # The thresholds are those of the players in the hand (docs/rules.md §6.4).
     trumps = POIGNEE_TRUMPS[players]
     shown = sum(trumps[kind] for kind in poignees.values())
     if shown > TRUMPS:
@@ -752,7 +753,7 @@ def _check_defence_chelem(given: object, chelem: Chelem | None, bad: Callable):
 def _check_miseres(
     given: object, rules: Rules, seats: range, sitting_out: int | None, bad: Callable
 ) -> dict[int, int]:
-    """Seat -> misères announced (RULES.md §6), reporting each problem through ``bad``."""
+    """Seat -> misères announced (docs/rules.md §6.3), reporting each problem through ``bad``."""
     miseres: dict[int, int] = {}
     seen = set()
     for key, count in _announced_miseres(given, rules, bad).items():
@@ -808,12 +809,14 @@ def _check_misere(count: object, seat: int, sitting_out: int | None, bad: Callab
 
 
 def validate(hand: Hand, rules: Rules = FFT) -> list[Problem]:
-    """Every reason the rules reject this hand (RULES.md §3, §6); empty when it is valid."""
+    """Every reason the rules reject this hand (docs/rules.md §3.1, §6.6); empty when it is
+    valid."""
     return _check(hand, rules)[1]
 
 
 def warnings(hand: Hand, rules: Rules = FFT) -> list[Problem]:
-    """Inputs that are legal but unusual (RULES.md §3), worth a second look; never blocking."""
+    """Inputs that are legal but unusual (docs/rules.md §3.2), worth a second look; never
+    blocking."""
     checked, problems = _check(hand, rules)
     if problems:
         return []
@@ -843,14 +846,14 @@ def warnings(hand: Hand, rules: Rules = FFT) -> list[Problem]:
 
 
 def round_diff(diff: int, rounding: int) -> int:
-    """``diff`` to the nearest multiple of ``rounding``, halves up (RULES.md §6)."""
+    """``diff`` to the nearest multiple of ``rounding``, halves up (docs/rules.md §6.2)."""
     return (2 * diff + rounding) // (2 * rounding) * rounding
 
 
 def result(bouts: int, points: int | float | Decimal | str) -> tuple[bool, int]:
     """(made, by how much) of a valid hand from its bouts and the attack's card points: the
-    "made by N" / "lost by N" of a stored hand, without its whole ``breakdown`` (RULES.md §2:
-    exactly the target is made; the half point goes to the winning camp). The difference is
+    "made by N" / "lost by N" of a stored hand, without its whole ``breakdown`` (docs/rules.md
+    §2.1: exactly the target is made; the half point goes to the winning camp). The difference is
     before any house rounding, as ``Breakdown.diff``."""
     target = TARGETS[bouts]
     points = read_card_points(points)
@@ -867,7 +870,8 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
     made = checked.points >= target  # FFT: exactly the target ("juste fait") is made.
     # FFT: the half point always goes to the winning camp, so round the difference up.
     diff = math.ceil(abs(checked.points - target))
-    # House rounding comes after the half-point step and never changes who won (RULES.md §6).
+    # House rounding comes after the half-point step and never changes who won (docs/rules.md
+    # §6.2).
     rounded_diff = round_diff(diff, rules.rounding)
     sign = 1 if made else -1
     multiplier = MULTIPLIERS[checked.contract]
@@ -934,7 +938,7 @@ def _camp_scores(checked: _Checked, playing: list[int], u: int) -> list[int]:
 
 def _misere_scores(checked: _Checked, playing: list[int], value: int) -> list[int]:
     """What the misères add to each seat's score."""
-    # RULES.md §6: each misère is worth the value from every other player in the hand,
+    # docs/rules.md §6.3: each misère is worth the value from every other player in the hand,
     # outside u, not multiplied, whatever the contract's result.
     miseres = [0] * checked.seats
     for seat, count in checked.miseres.items():

@@ -3,7 +3,7 @@
 Pure Python like ``scoring`` and ``tally``: no Django import, no I/O. The definitions:
 
 - **Attack** is the taker and, at 5 players, the called partner; every other player in the
-  hand is a **defender**. A dealer who sits out the hand (RULES.md §6) is neither, and the
+  hand is a **defender**. A dealer who sits out the hand (docs/rules.md §6.4) is neither, and the
   hand counts for nothing in their statistics, streak included. A taker who called
   themselves ("alone") has no partner.
 - **Made / lost** and the **success rate by contract** count the hands a player *took*.
@@ -295,7 +295,7 @@ class Counters:
 
         for seat, (counts, score) in enumerate(zip(seats, row.scores, strict=True)):
             if seat == detail.sitting_out:
-                # RULES.md §6: the dealer sat this hand out; it counts for nothing, as a
+                # docs/rules.md §6.4: the dealer sat this hand out; it counts for nothing, as a
                 # passed deal does.
                 continue
             attack = seat in (taker, partner)

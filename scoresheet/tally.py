@@ -1,4 +1,4 @@
-"""A sheet's tally: stored hands into rows and running totals (RULES.md §4), in one pass; pure
+"""A sheet's tally: stored hands into rows and running totals (docs/rules.md §4), in one pass; pure
 Python."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class Row:
 
     @property
     def balanced(self) -> bool:
-        """RULES.md §4: every row sums to zero."""
+        """docs/rules.md §4: every row sums to zero."""
         return sum(self.scores) == 0
 
 

@@ -1,5 +1,5 @@
-"""This phone's display choices (issue 22). The theme: Auto follows the phone's dark mode, Light
-or Dark overrides it. The running totals: each player's total under every row, as on paper.
+"""This phone's display choices, kept in cookies. The theme: Auto follows the phone's dark mode,
+Light or Dark overrides it. The running totals: each player's total under every row, as on paper.
 
 Kept in a cookie, like the language, so that the server writes it on <html> (no flash of the
 other theme, and it works without JavaScript); base.html's first script re-reads the cookie for

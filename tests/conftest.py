@@ -40,7 +40,7 @@ POSTGRES = {
     "tests/test_club_results.py": "the club's stored results under any sequence of writes",
     "tests/test_nights.py": "a night's writes: a sheet's lock, then its club's",
     "tests/test_rename.py": "renames through the write path, against the unique names",
-    "tests/test_player_names.py": "names compared by key in the database; the migration of the keys",
+    "tests/test_player_names.py": "names compared by key in the database; the keys' migration",
     "tests/test_keys.py": "a form's key spent under its owner's lock, a racing second undone",
     "tests/test_migrations.py": "a database of every older schema migrated forward, kept whole",
     "tests/test_club_import.py": "a large club backup restored in a thread of its own",

@@ -441,7 +441,7 @@ def valid_hands(draw):
     partner = None
     if players == 5:
         partner = draw(st.none() | st.integers(0, 4).filter(lambda seat: seat != taker))
-    # Poignées that fit in the game's 22 trumps (RULES.md §3): each seat shown picks among
+    # Poignées that fit in the game's 22 trumps (docs/rules.md §3.1): each seat shown picks among
     # the kinds the trumps left can still show.
     trumps = scoring.POIGNEE_TRUMPS[players]
     left = scoring.TRUMPS

@@ -321,8 +321,9 @@ def test_rescore_repairs_the_club_results_and_says_so(capsys):
 
 
 def test_a_tie_keeps_the_earliest_best_and_worst_hand():
-    """RULES.md §2 at 4 players: a prise with 1 bout and exactly 51 points is made by 0, so the
-    taker gets 3 × 25 = +75 and each defender −25; with 49 points it is lost by 2: the taker
+    """docs/rules.md E9 and E10 at 4 players: a prise with 1 bout and exactly 51 points is made by
+    0, so the taker gets 3 × 25 = +75 and each defender −25; with 49 points it is lost by 2: the
+    taker
     −81, each defender +27. Hands 1 and 3 are alike: each record keeps hand 1."""
     made = (1, 0, 0, None, False, (75, -25, -25, -25))
     lost = (2, 1, 0, None, False, (-81, 27, 27, 27))

@@ -407,7 +407,8 @@ def test_change_the_name_and_default_rules(client, worked_club):  # noqa: F811
     club.refresh_from_db()
     assert club.name == "Le vendredi"
     assert club.game_rules == scoring.Rules(rounding=10, misere=10)
-    # The sessions already played keep their rules and totals (RULES.md: a session's rules).
+    # The sessions already played keep their rules and totals (docs/rules.md §6.1: a session's
+    # rules).
     after = [(s.sheet.game_rules, s.sheet.totals) for s in club.club_sheets.order_by("pk")]
     assert after == before
     # A session started afterwards takes the new rules.

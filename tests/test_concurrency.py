@@ -1,5 +1,5 @@
 """No hand is ever lost, and every race has one outcome: double submissions, phones saving at
-once, corrections that collide; and the club's races (issue 20): two sessions started at once
+once, corrections that collide; and the club's races: two sessions started at once
 with a new name, a double tap on "Add player", renames that collide, a merge and a rename, a
 session attached twice, two confirmations of a change of rules from one revision.
 

@@ -1,5 +1,6 @@
 """The session's forms on their own (no request): a new session and a hand. Expected scores come
-from RULES.md (§2 for the base, §3 for the 5-player partner), never from the code."""
+from docs/rules.md (§2 for the base, §3.1 and §2.3 for the 5-player partner), never from the
+code."""
 
 import uuid
 from decimal import Decimal
@@ -44,7 +45,7 @@ def test_a_first_dealer_who_is_not_at_the_table_is_refused():
 
 
 def test_at_six_seats_the_dealer_sits_out():
-    """RULES.md §6: at 6 seats the dealer always sits out, whatever the form said."""
+    """docs/rules.md §6.4: at 6 seats the dealer always sits out, whatever the form said."""
     form = SheetForm(sheet_data(["Ana", "Ben", "Chloé", "Dan", "Élise", "Fred"]))
     assert form.is_valid(), form.errors
     assert form.cleaned_data["rules"].dealer_sits_out
@@ -52,7 +53,7 @@ def test_at_six_seats_the_dealer_sits_out():
 
 def test_a_hand_reaches_the_engine_as_typed():
     """A garde with 2 bouts and 51 points: 41 needed, made by 10, (25 + 10) × 2 = 70 from each
-    defender (RULES.md §2)."""
+    defender (docs/rules.md E2)."""
     form = hand_form({"taker": 1, "contract": "garde", "bouts": 2, "points": "51"})
     assert form.is_valid(), form.errors
     hand = form.cleaned_data["hand"]
@@ -61,7 +62,7 @@ def test_a_hand_reaches_the_engine_as_typed():
 
 
 def test_half_points_in_french_are_read_with_a_comma():
-    """RULES.md §1: half points exist at 3 players (and 5), not at 4."""
+    """docs/rules.md §1: half points exist at 3 players (and 5), not at 4."""
     with translation.override("fr"):
         form = hand_form(
             {"taker": 0, "contract": "prise", "bouts": 1, "points": "40,5"},
@@ -72,7 +73,7 @@ def test_half_points_in_french_are_read_with_a_comma():
 
 
 def test_a_refused_half_point_is_written_with_the_locales_comma():
-    """Issue 22: half points with the locale's decimal comma everywhere, messages too."""
+    """Half points with the locale's decimal comma everywhere, messages too."""
     with translation.override("fr"):
         form = hand_form({"taker": 0, "contract": "prise", "bouts": 1, "points": "40,5"})
         assert not form.is_valid()
@@ -86,7 +87,8 @@ def test_points_above_91_name_the_field():
 
 
 def test_at_five_a_forgotten_partner_is_refused_and_alone_is_a_choice():
-    """RULES.md §3: at 5 the taker calls a partner; alone, they score ×4 against four."""
+    """docs/rules.md §3.1 and §2.3: at 5 the taker calls a partner; alone, they score ×4 against
+    four (E11)."""
     five = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
     hand = {"taker": 0, "contract": "prise", "bouts": 1, "points": "51"}
     forgotten = hand_form(hand, seats=five)

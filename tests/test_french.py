@@ -1,4 +1,4 @@
-"""The app in French at the table (issue 13): agreement, decimal commas, Cancel vs Undo."""
+"""The app in French at the table: agreement, decimal commas, Cancel vs Undo."""
 
 import gettext
 import re

@@ -1,4 +1,4 @@
-"""Issue 14: every request of the adversarial probe, replayed. No 500, the documented answer,
+"""Every request of the adversarial probe, replayed. No 500, the documented answer,
 and nothing written where the input is refused. Runs on SQLite and, with
 `scripts/with-postgres make test`, on PostgreSQL (where "İVAN" and the numeric overflows hit).
 """

@@ -1,4 +1,4 @@
-"""The home page's lists (issue 13): each session's date and hand count, a restored copy told
+"""The home page's lists: each session's date and hand count, a restored copy told
 from its original, and a session or a club taken off this browser's list, and put back."""
 
 import json

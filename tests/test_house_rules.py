@@ -1,5 +1,5 @@
-"""House rules and table sizes in the app (RULES.md §6): chosen with the session, stored on it,
-applied to every hand, changed later with one re-scoring; the dealer sitting out; misère."""
+"""House rules and table sizes in the app (docs/rules.md §6): chosen with the session, stored on
+it, applied to every hand, changed later with one re-scoring; the dealer sitting out; misère."""
 
 import json
 import re
@@ -66,7 +66,7 @@ def test_a_house_rule_value_not_in_the_table_is_refused(client):
 
 
 def test_h5_six_seats_with_the_dealer_out(client):
-    """RULES.md §6 H5: 6 seats, dealer seat 5; prise, 1 bout, 55, partner seat 2."""
+    """docs/rules.md H5: 6 seats, dealer seat 5; prise, 1 bout, 55, partner seat 2."""
     sheet = new_session(client, SIX, first_dealer=5)
     form = text(client.get(url("hand_new", sheet)))
     # The form offers no role to the seat sitting out, and says who it is.
@@ -86,7 +86,7 @@ def test_h5_six_seats_with_the_dealer_out(client):
 
 
 def test_h6_five_seats_dealer_out_with_misere(client):
-    """RULES.md §6 H6: 5 seats, dealer seat 4 sits out, misère 10; prise, 1 bout, 60,
+    """docs/rules.md H6: 5 seats, dealer seat 4 sits out, misère 10; prise, 1 bout, 60,
     misère by seat 2: +92, −44, −4, −44, 0."""
     sheet = new_session(client, SIX[:5], first_dealer=4, misere=10, dealer_sits_out="on")
     form = text(client.get(url("hand_new", sheet)))
@@ -103,7 +103,7 @@ def test_h6_five_seats_dealer_out_with_misere(client):
 
 
 def test_h1_rounding_to_10_through_the_form(client):
-    """RULES.md §6 H1: 4 seats, rounding 10; garde, 2 bouts, 49 (made by 8 → 10)."""
+    """docs/rules.md H1: 4 seats, rounding 10; garde, 2 bouts, 49 (made by 8 → 10)."""
     sheet = new_session(client, SIX[:4], rounding=10)
     save(client, sheet, taker=0, contract="garde", bouts=2, points=49)
     sheet.refresh_from_db()
@@ -177,7 +177,7 @@ def test_changing_the_rules_shows_the_new_totals_then_rescores_in_one_step(clien
     page = text(client.get(url("rules", sheet)))
     assert "re-scores the 2 hands already played" in page
 
-    # H1 and H2 of RULES.md §6 under rounding 5: made by 8 → 10, made by 3 → 5.
+    # docs/rules.md Q1–Q2 (R1–R2 under rounding 5): made by 8 → 10, made by 3 → 5.
     preview = client.post(url("rules", sheet), {"rounding": "5", "preview": "1"})
     shown = text(preview)
     assert "Totals under Differences rounded to 5" in shown
@@ -328,11 +328,11 @@ def test_the_csv_shows_the_rules_and_the_miseres(client):
     body = b"".join(client.get(url("export_csv", sheet)).streaming_content).decode("utf-8-sig")
     lines = body.split("\r\n")
     assert lines[-2] == '"Rules","Poignées 20/40/60; Misère 10"'
-    # H4 of RULES.md §6: +92, −44, −4, −44; the Misère column names who announced.
+    # docs/rules.md H4: +92, −44, −4, −44; the Misère column names who announced.
     assert lines[1].endswith('"Chloé: 1",92,-44,-4,-44')
 
 
-# Fields the table does not have: refused by name, never dropped (issue 20)
+# Fields the table does not have: refused by name, never dropped
 
 
 @pytest.mark.parametrize(

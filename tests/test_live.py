@@ -1,4 +1,4 @@
-"""Live (issue 13): every open sheet polls its revision; 204 while unchanged, else the regions."""
+"""Live: every open sheet polls its revision; 204 while unchanged, else the regions."""
 
 import re
 import uuid
@@ -80,7 +80,7 @@ def test_the_own_save_moves_the_shown_revision(htmx, sheet4):
     assert shown_revision(text(response)) == str(Sheet.objects.get().revision)
 
 
-# The hand form open on the polling phone (issue 13): the poll names it, the answer says what it
+# The hand form open on the polling phone: the poll names it, the answer says what it
 # missed on another phone.
 
 

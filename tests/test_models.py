@@ -48,7 +48,7 @@ def test_a_sessions_two_links_are_its_two_tokens():
 
 
 def test_a_stored_hand_keeps_its_scores_and_totals():
-    """RULES.md §2: a garde, 2 bouts, 51 points: +210 for the taker, −70 for each defender."""
+    """docs/rules.md E2: a garde, 2 bouts, 51 points: +210 for the taker, −70 for each defender."""
     sheet = writes.create_sheet("Scores", ["Ana", "Ben", "Chloé", "Dan"], 0)
     writes.add_hand(sheet.token, scoring.Hand(4, 1, "garde", 2, 51), uuid.uuid4())
     stored = sheet.hands.get()

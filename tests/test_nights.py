@@ -1,4 +1,4 @@
-"""The club night (issue 24): creating one, its tables as club sessions, the round's flow, the
+"""The club night: creating one, its tables as club sessions, the round's flow, the
 ranking from stored totals, its pages live and read-only, its files."""
 
 import csv
@@ -50,7 +50,8 @@ def new_night(club, count=9, rounds=3, deals=2, minutes=None, rules=None, seed="
 
 
 def garde(seats, taker=0, points=56):
-    """A garde made with 2 bouts (RULES.md: 56 needed at 2 bouts)."""
+    """A garde made with 2 bouts (docs/rules.md §2.1: 41 needed at 2 bouts, so 56 points is made
+    by 15)."""
     partner = (taker + 1) % seats if seats == 5 else None
     return scoring.Hand(
         seats=seats, taker=taker, contract="garde", bouts=2, points=points, partner=partner

@@ -100,7 +100,7 @@ def test_sheet_state_is_what_the_sheet_stores(client, sheet4):
     assert state["names"] == ["Ana", "Ben", "Chloé", "Dan"]
     assert state["rules"] == scoring.FFT.to_data()
     assert state["players"] == 4
-    # RULES.md §5, hand 1: −106, −106, +318, −106; the deal moves on to seat 1.
+    # docs/rules.md F1: −106, −106, +318, −106; the deal moves on to seat 1.
     assert state["totals"] == [-106, -106, 318, -106]
     assert state["hand_count"] == 1
     assert state["next_dealer"] == 1
@@ -118,7 +118,7 @@ def test_the_state_comes_with_each_saved_hand(htmx, sheet4):
             "petit_au_bout": "defence",
         },
     )
-    # RULES.md §5, hand 2 alone: −76 ×3, +228.
+    # docs/rules.md F2 alone: −76 ×3, +228.
     assert sheet_state(response)["totals"] == [-76, -76, -76, 228]
 
 
@@ -165,7 +165,7 @@ def test_a_hand_form_answers_htmx_with_what_happened(client, htmx, sheet4):
 # The offline queue's contract (docs/architecture.md, "A request's path"): its requests are htmx
 # requests that ask for JSON, and every answer it reads is status, headers and JSON.
 QUEUE = {"HX-Request": "true", "Accept": "application/json"}
-# RULES.md §5, hand 1: garde, 2 bouts, 49 points, petit au bout and Chloé's poignée simple.
+# docs/rules.md F1: garde, 2 bouts, 49 points, petit au bout and Chloé's poignée simple.
 HAND_1 = {"taker": "2", "contract": "garde", "bouts": "2", "points": "49"}
 HAND_1 |= {"petit_au_bout": "attack", "poignee_2": "simple"}
 
@@ -180,7 +180,7 @@ def test_the_queue_is_answered_a_stored_hand_as_data(client, sheet4):
     answer = response.json()
     assert answer["outcome"] == "stored"
     assert answer["number"] == 1
-    # RULES.md §5, hand 1: −106, −106, +318, −106.
+    # docs/rules.md F1: −106, −106, +318, −106.
     assert answer["scores"] == [-106, -106, 318, -106]
     assert answer["revision"] == Sheet.objects.get(pk=sheet4.pk).revision > sheet4.revision
     # The regions for the page to swap in: the row, and the totals with the sheet's new state.
@@ -284,8 +284,8 @@ def test_the_queue_sends_the_csrf_token_of_the_cookie(sheet4):
 
 
 def test_the_offline_preview_has_every_warning_in_the_pages_language(client):
-    """offline.WARNINGS lists the messages scoring.warnings gives (RULES.md §3): all 91 points
-    with no chelem, a chelem made with few points, a defence chelem with points left."""
+    """offline.WARNINGS lists the messages scoring.warnings gives (docs/rules.md §3.2): all 91
+    points with no chelem, a chelem made with few points, a defence chelem with points left."""
     rules = scoring.FFT
     hands = [
         scoring.Hand(4, 0, "garde", 3, 91),

@@ -1,4 +1,4 @@
-"""Names (scoresheet/player_names.py, issue 20): one function decides what a player's name is
+"""Names (scoresheet/player_names.py): one function decides what a player's name is
 and when two are the same, and every place that takes a name uses it. Characters that show
 nothing (Unicode's default-ignorable code points) are removed, those that look blank are a
 space: a second player who looks like the first is refused everywhere, naming the field.

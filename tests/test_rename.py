@@ -1,4 +1,4 @@
-"""Renaming the players and the session (issue 13): through the one write path, from the full
+"""Renaming the players and the session: through the one write path, from the full
 link only, checked as at creation; every page and export follows the new names."""
 
 import csv

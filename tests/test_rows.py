@@ -47,7 +47,7 @@ def test_a_row_carries_its_words_in_french(db):
 def test_a_passed_deal_and_the_dealer_sitting_out(db):
     sheet = writes.create_sheet("Cinq", NAMES, 0, rules=scoring.Rules(dealer_sits_out=True))
     writes.add_hand(sheet.token, None, uuid.uuid4())
-    # RULES.md §6: Ben deals and sits out; prise, 1 bout, 60 at 4 players: 34 per defender.
+    # docs/rules.md H25: Ben deals and sits out; prise, 1 bout, 60 at 4 players: 34 per defender.
     writes.add_hand(sheet.token, scoring.Hand(5, 0, "prise", 1, 60, dealer=1), uuid.uuid4())
     passed, played = stored_row(sheet, 1), stored_row(sheet, 2)
     assert passed.passed

@@ -1,4 +1,4 @@
-"""Running totals on the sheet (issue 22): under each hand's scores, each player's total after
+"""Running totals on the sheet: under each hand's scores, each player's total after
 that hand, as a paper feuille de marque writes it; shown when this phone asks for it (a cookie,
 set by a link that works without JavaScript), on the full and the read-only links."""
 
@@ -15,7 +15,7 @@ from tests.reading import store
 pytestmark = pytest.mark.django_db
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan"]
-# RULES.md §5, the FFT rulebook's sample sheet: its first three hands, and the running totals
+# docs/rules.md F1–F3, the FFT rulebook's sample sheet's first three hands, and the running totals
 # added by hand from their rows (−106 −106 +318 −106; −76 −76 −76 +228; +42 −126 +42 +42).
 SAMPLE = [
     scoring.Hand(4, 2, "garde", 2, 49, None, "attack", {2: "simple"}),

@@ -1,7 +1,8 @@
-"""The scoring engine (scoresheet/scoring.py) against the rules in RULES.md.
+"""The scoring engine (scoresheet/scoring.py) against the rules in docs/rules.md.
 
-The worked examples of RULES.md §5 and §6 are copied here as data; the edge cases of §2, every
-rejection of §3 and §6 and the rounding table of §6 are tables; hypothesis checks the invariants
+The worked examples of docs/rules.md §5 and §6.5 are copied here as data; the edge cases of §2
+(§5.3–§5.5), every rejection of §3 and §6 and the rounding table of §6 are tables; hypothesis
+checks the invariants
 of §2 and §6 over all valid hands, under every combination of house rules and 3 to 6 seats.
 """
 
@@ -37,7 +38,7 @@ from scoresheet.scoring import (
 )
 from tests import scored
 
-# RULES.md §5: the FFT rulebook's sample sheet, 4 players, seats 0–3, in play order.
+# docs/rules.md §5.1 (F1–F5): the FFT rulebook's sample sheet, 4 players, seats 0–3, in play order.
 # (taker, contract, bouts, points, petit au bout, poignées, chelem, row)
 FFT_SHEET = [
     (2, "garde", 2, 49, "attack", {2: "simple"}, None, (-106, -106, 318, -106)),
@@ -48,7 +49,7 @@ FFT_SHEET = [
 ]
 FFT_TOTALS = (-446, 1346, -390, -510)
 
-# RULES.md §5, examples from the sources (taker in seat 0): (hand, row).
+# docs/rules.md §5.2 (S1–S8), examples from the sources (taker in seat 0): (hand, row).
 SOURCE_EXAMPLES = [
     pytest.param(
         Hand(4, 0, "garde", 2, 47, petit_au_bout="attack", poignees={1: "simple"}),
@@ -85,7 +86,7 @@ SOURCE_EXAMPLES = [
     pytest.param(Hand(5, 0, "garde", 2, "45"), (232, -58, -58, -58, -58), id="5p-u58-alone"),
 ]
 
-# RULES.md §2, the thresholds: (players, bouts, points, made, diff).
+# docs/rules.md §5.3, the thresholds: (players, bouts, points, made, diff).
 THRESHOLDS = [
     (3, 2, "40.5", False, 1),
     (3, 2, "41", True, 0),
@@ -151,7 +152,7 @@ CONTRACTS = [
     ("garde_contre", 198 + 60 + 20, -168 + 60 - 20),
 ]
 
-# RULES.md §2, who gets what: (hand, row).
+# docs/rules.md §5.5 (W1–W13), who gets what: (hand, row).
 SHARES = [
     pytest.param(Hand(3, 1, "prise", 2, 46), (-30, 60, -30), id="3p-taker-2u"),
     pytest.param(Hand(3, 2, "prise", 2, 36), (30, 30, -60), id="3p-lost"),
@@ -191,12 +192,13 @@ EVERYTHING_WRONG = Hand(
     defence_chelem=None,
 )
 
-# RULES.md §3: (hand, the fields its problems name). The base hand, garde 2 bouts 49, is valid.
+# docs/rules.md §3.1 (X1–X20): (hand, the fields its problems name). The base hand, garde 2 bouts
+# 49, is valid.
 REJECTIONS = [
     pytest.param(Hand(2, 0, "garde", 2, 49), {"seats"}, id="2-seats"),
     pytest.param(Hand(7, 0, "garde", 2, 49), {"seats"}, id="7-seats"),
     pytest.param(Hand("--4", 0, "garde", 2, 49), {"seats"}, id="seats-not-a-number"),
-    # RULES.md §6: at 6 seats the dealer sits out, which the FFT rules do not say.
+    # docs/rules.md §6.4: at 6 seats the dealer sits out, which the FFT rules do not say.
     pytest.param(Hand(6, 0, "garde", 2, 49), {"dealer_sits_out"}, id="6-seats-fft"),
     pytest.param(Hand(4, 4, "garde", 2, 49), {"taker"}, id="taker-not-seated"),
     pytest.param(Hand(4, -1, "garde", 2, 49), {"taker"}, id="taker-negative"),
@@ -349,7 +351,7 @@ LABELS = {
     "defence_chelem": "Defence chelem",
 }
 
-# Trumps shown by a simple, double and triple poignée (RULES.md §3).
+# Trumps shown by a simple, double and triple poignée (docs/rules.md §3.1).
 TRUMPS = {3: (13, 15, 18), 4: (10, 13, 15), 5: (8, 10, 13)}
 
 
@@ -358,7 +360,8 @@ def garde(points, **announcements):
     return Hand(4, 0, "garde", 2, points, **announcements)
 
 
-# RULES.md §5 ---------------------------------------------------------------------------------
+# docs/rules.md §5
+# ---------------------------------------------------------------------------------
 
 
 def fft_hand(taker, contract, bouts, points, petit, poignees, chelem):
@@ -385,7 +388,8 @@ def test_source_example(hand, row):
     assert score(hand) == row
 
 
-# RULES.md §2 ---------------------------------------------------------------------------------
+# docs/rules.md §2
+# ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("players", "bouts", "points", "made", "diff"), THRESHOLDS)
@@ -398,7 +402,7 @@ def test_threshold(players, bouts, points, made, diff):
 
 @pytest.mark.parametrize(("players", "bouts", "points", "made", "diff"), THRESHOLDS)
 def test_result_at_the_threshold(players, bouts, points, made, diff):
-    # RULES.md §2's thresholds, by the short way the exports and the printed sheet take.
+    # docs/rules.md §2.1's thresholds, by the short way the exports and the printed sheet take.
     assert result(bouts, points) == (made, diff)
 
 
@@ -478,7 +482,8 @@ def test_breakdown_terms_add_up_to_per_defender():
     assert detail.contract == (25 + 10) * 6
 
 
-# RULES.md §3: rejections ---------------------------------------------------------------------
+# docs/rules.md §3.1: rejections
+# ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("hand", "fields"), REJECTIONS)
@@ -574,13 +579,13 @@ def test_enums_and_strings_score_the_same():
         pytest.param(Hand(3, 0, "garde", 2, "86.5", chelem="unannounced_made"), ["chelem"]),
         pytest.param(Hand(4, 0, "prise", 0, 0, defence_chelem=True), [], id="defence-chelem"),
         pytest.param(Hand(4, 0, "prise", 0, 4, defence_chelem=True), [], id="defence-chelem-4"),
-        # RULES.md §3: unusual but legal, so a warning and never a refusal.
+        # docs/rules.md §3.2: unusual but legal, so a warning and never a refusal.
         pytest.param(
             Hand(4, 0, "prise", 0, 10, defence_chelem=True),
             ["defence_chelem"],
             id="defence-chelem-with-10",
         ),
-        # The attack of a defence chelem may still hold the excuse, a bout worth 4.5 (RULES.md
+        # The attack of a defence chelem may still hold the excuse, a bout worth 4.5 (docs/rules.md
         # §3): no warning up to 4.5 points, one from the next half point.
         pytest.param(
             Hand(3, 0, "prise", 1, 4, defence_chelem=True), [], id="defence-chelem-excuse-4"
@@ -628,8 +633,8 @@ ANY_RULES = st.builds(
 
 @st.composite
 def sessions(draw):
-    """3 to 6 seats and any house rules they allow (RULES.md §6: the dealer sits out at 6 seats,
-    may at 5, never at 3 or 4)."""
+    """3 to 6 seats and any house rules they allow (docs/rules.md §6.4: the dealer sits out at 6
+    seats, may at 5, never at 3 or 4)."""
     seats = draw(st.sampled_from([3, 4, 5, 6]))
     rules = draw(ANY_RULES)
     sits_out = {3: False, 4: False, 5: rules.dealer_sits_out, 6: True}[seats]
@@ -641,7 +646,7 @@ ANY_SESSION = sessions()
 
 @st.composite
 def session_hands(draw, session=ANY_SESSION):
-    """(rules, hand): any hand RULES.md §3 and §6 accept under those rules."""
+    """(rules, hand): any hand docs/rules.md §3.1 and §6.6 accept under those rules."""
     seats, rules = draw(session)
     dealer = draw(st.integers(0, seats - 1))
     playing = [seat for seat in range(seats) if not (rules.dealer_sits_out and seat == dealer)]
@@ -691,12 +696,13 @@ def session_hands(draw, session=ANY_SESSION):
 
 
 def valid_hands(players=ANY_TABLE):
-    """Any hand RULES.md §3 accepts under the FFT rules, at 3, 4 or 5 seats."""
+    """Any hand docs/rules.md §3.1 accepts under the FFT rules, at 3, 4 or 5 seats."""
     return session_hands(st.tuples(players, st.just(FFT))).map(lambda drawn: drawn[1])
 
 
 def expected_row(hand, rules):
-    """The row RULES.md §2 and §6 give, written out again from their text, for a valid hand."""
+    """The row docs/rules.md §2 and §6 give, written out again from their text, for a valid
+    hand."""
     sitting_out = hand.dealer if rules.dealer_sits_out else None
     playing = [seat for seat in range(hand.seats) if seat != sitting_out]
     target = {0: 56, 1: 51, 2: 41, 3: 36}[hand.bouts]
@@ -833,7 +839,8 @@ def test_any_input_is_scored_or_rejected_never_crashes(hand, rules):
         assert sum(score(hand, rules)) == 0
 
 
-# RULES.md §6: house rules and table sizes ----------------------------------------------------
+# docs/rules.md §6: house rules and table sizes
+# ----------------------------------------------------
 
 # The worked examples H1–H6, seat 0 taking: (rules, hand, row).
 HOUSE_EXAMPLES = [
@@ -865,7 +872,7 @@ HOUSE_EXAMPLES = [
     ),
 ]
 
-# RULES.md §6, the rounding table: (rounding, difference, rounded).
+# docs/rules.md §6.2, the rounding table: (rounding, difference, rounded).
 ROUNDING = [
     (10, 4, 0),
     (10, 5, 10),
@@ -895,8 +902,8 @@ SITS_OUT = Rules(dealer_sits_out=True)
 MISERE = Rules(misere=10)
 BOTH = Rules(misere=20, dealer_sits_out=True)
 
-# RULES.md §6, refused naming the field: (rules, hand, fields). 5 seats with the dealer (seat 4)
-# sitting out play as 4; 6 seats with the dealer (seat 5) sitting out play as 5.
+# docs/rules.md §6.6 (X21–X35), refused naming the field: (rules, hand, fields). 5 seats with the
+# dealer (seat 4) sitting out play as 4; 6 seats with the dealer (seat 5) sitting out play as 5.
 HOUSE_REJECTIONS = [
     pytest.param(SITS_OUT, Hand(5, 4, "garde", 2, 49, dealer=4), {"taker"}, id="taker-sits-out"),
     pytest.param(
@@ -997,7 +1004,7 @@ def test_house_rules_example(rules, hand, row):
 
 def test_h4_misere_is_outside_the_plain_row():
     detail = breakdown(Hand(4, 0, "prise", 1, 60, miseres={2: 1}), MISERE)
-    # RULES.md §6: the plain row is +102, −34, −34, −34; the misère adds +30 to seat 2 and −10
+    # docs/rules.md H4: the plain row is +102, −34, −34, −34; the misère adds +30 to seat 2 and −10
     # to each other.
     assert detail.per_defender == 34
     assert detail.miseres == (-10, -10, 30, -10)
@@ -1081,7 +1088,7 @@ def test_half_point_step_follows_the_players_in_the_hand(seats, rules, accepted)
     fields = [problem.field for problem in validate(hand, rules)]
     assert fields == ([] if accepted else ["points"])
     if accepted:
-        # RULES.md §2: 40.5 with 2 bouts is lost by 1.
+        # docs/rules.md §2.1: 40.5 with 2 bouts is lost by 1.
         detail = breakdown(hand, rules)
         assert (detail.made, detail.diff, detail.per_defender) == (False, 1, -26)
 
@@ -1346,7 +1353,7 @@ def test_next_dealer(dealer, seats, following):
     assert next_dealer(dealer, seats) == following
 
 
-# RULES.md §6 invariants, over every rule combination and 3 to 6 seats -----------------------
+# docs/rules.md §6 invariants, over every rule combination and 3 to 6 seats -----------------------
 
 
 @given(session_hands())

@@ -3,8 +3,9 @@
 A differential test (tens of thousands of random hands, every contract, 3 to 6 seats, every
 house rule, announcements, misères, the sitting-out dealer, valid and invalid) runs both
 engines on the same hands and asserts the same rows, the same problems and the same warnings;
-the worked examples of RULES.md §5 and §6 are asserted in JavaScript against the rows written in
-RULES.md. The JavaScript runs in Debian's Chromium (Playwright), the browser the app targets:
+the worked examples of docs/rules.md (F1–F5, S1–S10, H1–H6) are asserted in JavaScript against the
+rows written there. The JavaScript runs in Debian's Chromium (Playwright), the browser the app
+targets:
 one page, the module imported once, every hand evaluated in one call.
 """
 
@@ -75,7 +76,7 @@ def engine():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
-# Every house rule combination (RULES.md §6), and the seats each can play at.
+# Every house rule combination (docs/rules.md §6.1), and the seats each can play at.
 ALL_RULES = [
     scoring.Rules(poignees=p, rounding=r, misere=m, dealer_sits_out=d)
     for p, r, m, d in itertools.product(
@@ -89,7 +90,7 @@ def playable(rules: scoring.Rules) -> list[int]:
 
 
 def valid_hand(rng: random.Random, seats: int, rules: scoring.Rules) -> dict:
-    """A hand the rules accept, built field by field from RULES.md §1–3 and §6."""
+    """A hand the rules accept, built field by field from docs/rules.md §1–3 and §6."""
     players = rules.players(seats)
     dealer = rng.randrange(seats)
     out = dealer if rules.dealer_sits_out else None
@@ -100,7 +101,7 @@ def valid_hand(rng: random.Random, seats: int, rules: scoring.Rules) -> dict:
         partner = rng.choice([seat for seat in playing if seat != taker])
     bouts = rng.randrange(4)
     low, high = 4 * bouts, 91 - 4 * (3 - bouts)
-    # Whole points at 4 players, half points at 3 and 5 (RULES.md §1).
+    # Whole points at 4 players, half points at 3 and 5 (docs/rules.md §1).
     points = rng.randint(low, high) if players == 4 else rng.randint(2 * low, 2 * high) / 2
     # Near the target most of the time: made/lost by a little, juste fait, half points.
     if rng.random() < 0.5:
@@ -140,7 +141,7 @@ def valid_hand(rng: random.Random, seats: int, rules: scoring.Rules) -> dict:
     }
 
 
-# What a browser or a tampered form could send instead of each field (RULES.md §3, §6).
+# What a browser or a tampered form could send instead of each field (docs/rules.md §3.1, §6.6).
 MUTATIONS = {
     "seats": [2, 7, "four", None, True],
     "taker": [-1, 9, None, "x", True, "1", " 2 ", 1.5],
@@ -316,7 +317,8 @@ def test_rules_from_data_agree(engine):
             assert answer == {"rules": scoring.Rules.from_data(data).to_data()}
 
 
-# RULES.md §5: the FFT rulebook's sample sheet (4 players), rows and totals as written there.
+# docs/rules.md §5.1 (F1–F5): the FFT rulebook's sample sheet (4 players), rows and totals as
+# written there.
 SAMPLE_SHEET = [
     (
         {
@@ -369,7 +371,7 @@ SAMPLE_SHEET = [
 ]
 SAMPLE_TOTALS = [-446, 1346, -390, -510]
 
-# RULES.md §5, from sources/ (taker in seat 0), and §6's H1–H6: (seats, rules, hand, row).
+# docs/rules.md S1–S10 (taker in seat 0) and H1–H6: (seats, rules, hand, row).
 EXAMPLES = [
     (
         4,
@@ -463,7 +465,7 @@ EXAMPLES = [
     ),
 ]
 
-# RULES.md §2: half points decide on the exact value, then the difference is rounded up.
+# docs/rules.md §2.1: half points decide on the exact value, then the difference is rounded up.
 HALF_POINTS = [(40.5, 2, False, 1), (41.5, 2, True, 1), (35.5, 3, False, 1)]
 
 
@@ -490,7 +492,7 @@ def test_worked_examples_in_javascript(engine):
 
 
 def test_javascript_breakdown_explains_h4(engine):
-    """RULES.md §6, H4: the plain row is +102, −34 ×3; the misère adds +30 to seat 2 and −10 to
+    """docs/rules.md H4: the plain row is +102, −34 ×3; the misère adds +30 to seat 2 and −10 to
     each other player, outside u."""
     detail = engine(
         """async () => { const engine = await import('/scoring.js');
@@ -504,7 +506,7 @@ def test_javascript_breakdown_explains_h4(engine):
 
 
 def test_javascript_refuses_by_field(engine):
-    """RULES.md §3 and §6: refusals name the field (and the seat for announcements)."""
+    """docs/rules.md §3.1 and §6.6: refusals name the field (and the seat for announcements)."""
     found = engine(
         """async () => { const engine = await import('/scoring.js');
            const fft = engine.FFT;

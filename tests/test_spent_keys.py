@@ -1,4 +1,4 @@
-"""A form's key is spent for good (issue 20): once it stored a hand, made a session or a club,
+"""A form's key is spent for good: once it stored a hand, made a session or a club,
 the same form sent again never does it again, even after the hand was deleted or undone. The
 answer says it was already handled and shows the sheet as it is (the offline queue takes it as
 done: tests/e2e/test_offline.py)."""

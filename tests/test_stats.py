@@ -1,6 +1,6 @@
 """A session's statistics (scoresheet/stats.py) on hand-built sessions with known answers.
 
-Every expected number is worked out by hand in the comments (RULES.md §2: targets 56/51/41/36
+Every expected number is worked out by hand in the comments (docs/rules.md §2: targets 56/51/41/36
 by bouts, base 25, multipliers 1/2/4/6, u = per defender; the taker gets (n − 1)·u, or 2·u
 with a partner who gets u).
 """
@@ -126,7 +126,7 @@ def test_three_players_petits_poignees_streaks(three):
     assert three.streak_length == 3
 
 
-# 4 players: the FFT rulebook's sample sheet (RULES.md §5) with a passed deal as hand 3.
+# 4 players: the FFT rulebook's sample sheet (docs/rules.md §5.1) with a passed deal as hand 3.
 FOUR = [
     # 1: seat 2 garde, 2 bouts, 49: (25 + 8)×2 + 20 petit + 20 poignée = 106
     # → (−106, −106, 318, −106)

@@ -137,7 +137,7 @@ def test_names_are_escaped_in_the_sheets_chart(client, make_sheet):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
-# The read-only link (issue 8: it shows the chart and statistics too).
+# The read-only link (it shows the chart and statistics too).
 
 
 def test_read_only_statistics(client, sheet4):

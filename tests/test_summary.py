@@ -1,6 +1,7 @@
 """The evening's summary (scoresheet/sheets/summary.py): its figures on known sessions, worked
 out by
-hand from RULES.md, at 3 to 6 seats, with ties, passed deals and house rules; and its cost."""
+hand from docs/rules.md (§5.1, C1–C3, D1–D3, G1–G4), at 3 to 6 seats, with ties, passed deals and
+house rules; and its cost."""
 
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -21,7 +22,7 @@ def session(names, hands, rules=FFT, first_dealer=0):
 
 
 def fft_sheet(passed_at=3):
-    """RULES.md §5: the FFT rulebook's sample sheet (rows below), a passed deal as hand 3.
+    """docs/rules.md §5.1: the FFT rulebook's sample sheet (rows below), a passed deal as hand 3.
 
     1. Chloé garde, 2 bouts, 49, petit au bout attack, simple poignée: −106 −106 +318 −106
     2. Dan garde sans, 1 bout, 55, petit au bout defence:                −76  −76  −76 +228
@@ -110,7 +111,7 @@ def test_three_players_tied_at_the_top():
 
 
 def test_five_players_with_house_rules():
-    """5 players, differences rounded to 10, misère 10 (RULES.md §6).
+    """5 players, differences rounded to 10, misère 10 (docs/rules.md D1–D3).
 
     1. Ana takes a prise with 2 bouts and 46, calls Ben: made by 5, rounded to 10, so 35 per
        defender: Ana +70, Ben +35, the others −35; Élise announced a misère: +10 from each of
@@ -150,7 +151,7 @@ def test_five_players_with_house_rules():
 
 
 def test_six_seats_the_dealer_sitting_out_and_a_passed_deal():
-    """6 seats: the dealer sits out (RULES.md §6), five play.
+    """6 seats: the dealer sits out (docs/rules.md G1–G4), five play.
 
     1. Ana deals and sits out; Ben takes a prise with 2 bouts and 46, calls Chloé: 30;
        0 +60 +30 −30 −30 −30.

@@ -1,4 +1,4 @@
-"""The sheet's small print at the table (issue 22): the footer names the house rules of a
+"""The sheet's small print at the table: the footer names the house rules of a
 session played under them, and the rules line never leaves a "·" alone at the start of a line."""
 
 import re

@@ -1,6 +1,6 @@
 """The tally (scoresheet/tally.py): rows in play order, dealers, running totals, standings.
 
-RULES.md §4: the dealer moves one seat on after every hand, a passed deal (None) included;
+docs/rules.md §4: the dealer moves one seat on after every hand, a passed deal (None) included;
 rows and totals always sum to zero.
 """
 

@@ -1,4 +1,4 @@
-"""This phone's theme (issue 22, scoresheet/theme.py): Auto, Light or Dark, kept in a cookie and
+"""This phone's theme (scoresheet/theme.py): Auto, Light or Dark, kept in a cookie and
 written on <html> by the server, so that the page paints in it at once, without JavaScript."""
 
 import re

@@ -16,7 +16,7 @@ from tests.reading import shown_totals, totals_of
 
 pytestmark = pytest.mark.django_db
 
-# RULES.md §5: the FFT rulebook's sample sheet, 4 players, in play order.
+# docs/rules.md §5.1: the FFT rulebook's sample sheet, 4 players, in play order.
 RULEBOOK_HANDS = [
     {
         "taker": 2,
@@ -253,9 +253,9 @@ def test_save_a_hand_without_js_redirects(client, sheet4):
     response = client.post(url("hand_new", sheet4), hand_data(**RULEBOOK_HANDS[0]))
     assert response.status_code == 302
     assert response["Location"] == url("sheet", sheet4)
-    # RULES.md §5, hand 1: Chloé takes a garde with 2 bouts and 49 points.
+    # docs/rules.md F1: Chloé takes a garde with 2 bouts and 49 points.
     hand = sheet4.hands.get()
-    # RULES.md §5, hand 1 of the rulebook's sheet, dealt by the first dealer (seat 0).
+    # docs/rules.md F1, dealt by the first dealer (seat 0).
     assert hand.to_scoring(4) == scoring.Hand(
         seats=4,
         taker=2,
@@ -331,7 +331,7 @@ def test_a_key_from_another_sheet_does_not_touch_it(client, make_sheet):
 
 
 def test_rulebook_sheet_through_the_views(client, sheet4):
-    """RULES.md §5: the five rulebook hands give totals −446, +1346, −390, −510."""
+    """docs/rules.md §5.1: the five rulebook hands give totals −446, +1346, −390, −510."""
     for data in RULEBOOK_HANDS:
         assert client.post(url("hand_new", sheet4), hand_data(**data)).status_code == 302
     page = text(client.get(url("sheet", sheet4)))
@@ -343,7 +343,7 @@ def test_rulebook_sheet_through_the_views(client, sheet4):
 
 
 def test_five_players_partner_and_taker_alone(client, sheet5):
-    # garde, 2 bouts, 45 points: u = (25 + 4) × 2 = 58 (RULES.md §5).
+    # garde, 2 bouts, 45 points: u = (25 + 4) × 2 = 58 (docs/rules.md S7, S8; P1–P2).
     base = {"contract": "garde", "bouts": 2, "points": "45"}
     client.post(url("hand_new", sheet5), hand_data(taker=0, partner=3, **base))
     client.post(url("hand_new", sheet5), hand_data(taker=0, partner="alone", **base))
@@ -376,7 +376,7 @@ def test_a_forgotten_partner_is_refused_at_5_players(client, htmx, sheet5, with_
 
 
 def test_a_forgotten_partner_is_refused_when_5_of_6_play(client, db):
-    # RULES.md §6: at 6 seats the dealer sits out and 5 play, so a partner is called.
+    # docs/rules.md §6.4: at 6 seats the dealer sits out and 5 play, so a partner is called.
     names = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Fanny"]
     sheet = writes.create_sheet("Six", names, 0, rules=scoring.Rules(dealer_sits_out=True))
     data = hand_data(taker=1, contract="garde", bouts=2, points="45")
@@ -495,7 +495,7 @@ def test_bad_hand_is_refused_with_a_message_and_kept(client, htmx, sheet4, field
 
 
 def test_partner_at_4_players_is_refused_naming_the_field(client, sheet4):
-    """RULES.md §1: a partner is called only at 5; a form that sends one anyway (tampered, or
+    """docs/rules.md §1: a partner is called only at 5; a form that sends one anyway (tampered, or
     a page from before a change of rules) is refused, not stored without it."""
     response = client.post(
         url("hand_new", sheet4),
@@ -689,8 +689,9 @@ def test_delete_a_hand_renumbers_the_later_ones(client, sheet4, with_htmx):
     assert 'id="hand-4"' in page
     assert 'id="hand-5"' not in page
     assert shown_totals(page) == totals_of(sheet4)
-    # RULES.md §6: who dealt each hand is a fact; deleting a hand changes no one's deal. The
-    # fifth hand (dealt by Ana: the deal went round once) is now hand 4, still dealt by Ana,
+    # docs/rules.md §4 and §6.4: who dealt each hand is a fact; deleting a hand changes no one's
+    # deal. The fifth hand (dealt by Ana: the deal went round once) is now hand 4, still dealt by
+    # Ana,
     # and the next deal follows it.
     assert re.search(r'id="hand-4".*?Ana deals', page, re.S)
     assert "Hand 5: <strong>Ben</strong> deals" in page

@@ -1,4 +1,4 @@
-"""Every row the app stores is written by a write module (issue 20): the test walks the app's
+"""Every row the app stores is written by a write module: the test walks the app's
 code (ast) and fails on a model write anywhere else.
 
 The write modules:

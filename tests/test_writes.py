@@ -70,7 +70,7 @@ def hands_or_passes(seats, rules=scoring.FFT, dealer=0):
 
 @st.composite
 def rules_for(draw, seats):
-    """Any house rules a table of ``seats`` can play (RULES.md §6)."""
+    """Any house rules a table of ``seats`` can play (docs/rules.md §6.1)."""
     return scoring.Rules(
         poignees=draw(st.sampled_from(["20-30-40", "20-40-60"])),
         rounding=draw(st.sampled_from([1, 5, 10])),
@@ -284,7 +284,7 @@ def test_undo_gives_back_the_deal(make_sheet):
 
 
 def test_rulebook_sheet_totals_are_stored(make_sheet):
-    """RULES.md §5: the rulebook's sample sheet ends at −446, +1346, −390, −510."""
+    """docs/rules.md §5.1: the rulebook's sample sheet ends at −446, +1346, −390, −510."""
     sheet = make_sheet()
     store(
         sheet,

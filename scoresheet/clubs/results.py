@@ -42,7 +42,7 @@ ORDER = ("played", "club_sheet_id", "seat")
 def figures(seats: int, totals: list[int], hand_count: int, statistics: dict) -> list[dict]:
     """Each seat's figures in a session, from its stored totals and statistics' counters.
 
-    Hands are those the player took part in (a dealer sitting out did not, RULES.md §6);
+    Hands are those the player took part in (a dealer sitting out did not, docs/rules.md §6.4);
     the place is 1 + the number of strictly higher totals; the best total wins, ties
     included, once the session has a hand."""
     totals = list(totals) or [0] * seats
@@ -85,7 +85,7 @@ def no_records(seats: int) -> list[dict]:
 def fold(records: list[dict], hand: tuple, rules: scoring.Rules) -> None:
     """Fold a hand (in play order) into each seat's records: the best and worst hand the
     player played ([score, number], the earliest on a tie), and at 5 players how often each
-    other seat was their partner. A passed deal, or a hand the dealer sat out (RULES.md §6),
+    other seat was their partner. A passed deal, or a hand the dealer sat out (docs/rules.md §6.4),
     is no hand of theirs."""
     number, dealer, taker, partner, passed, scores = hand
     if passed:

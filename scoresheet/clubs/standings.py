@@ -8,7 +8,7 @@ nothing is re-scored, no hand and no session's counters are read, so the club pa
 standings cost the same few queries, and about the same time, at any size. Definitions:
 
 - **Hands**: the scored hands a player took part in. A passed deal is nobody's hand, and a
-  dealer who sits out (RULES.md §6) did not play that hand.
+  dealer who sits out (docs/rules.md §6.4) did not play that hand.
 - **Points**: the sum of the player's session totals; **per hand**: points over hands.
 - **Sessions won**: sessions (with at least one hand) where the player's total was the best,
   ties included.

@@ -115,7 +115,8 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
         line = csv_line(values, names, alone, words)
         yield [*line, *blank[len(line) :], *values[-1]]
     yield [gettext("Total"), *blank[1:], *sheet.totals]
-    # The rules every score above was computed under (RULES.md §6: "FFT" or the house rules).
+    # The rules every score above was computed under (docs/rules.md §6.1: "FFT" or the house
+    # rules).
     yield [gettext("Rules"), rules_text(rules)]
 
 

@@ -1,4 +1,4 @@
-# SpentKey: a form's key is spent for good once it made a hand, a session or a club (issue 20).
+# SpentKey: a form's key is spent for good once it made a hand, a session or a club (docs/using.md, "No lost hands").
 # Every hand already stored spends its key here, so that resending its form after the hand
 # is deleted or undone stores nothing.
 

@@ -1,5 +1,5 @@
 # The names' key (scoresheet/player_names.py) now also removes every default-ignorable code point and
-# reads blank-looking characters as spaces (issue 20): every stored key is computed again.
+# reads blank-looking characters as spaces, so that two names that look alike are one player: every stored key is computed again.
 
 
 import unicodedata

@@ -1,4 +1,4 @@
-"""The club night (issue 24): several tables at once, players drawn and rotated between
+"""The club night: several tables at once, players drawn and rotated between
 rounds, one ranking live on the big screen.
 
 ``draw`` (pure: table sizes and the draw), ``ranking`` (the read model), ``writes`` (every

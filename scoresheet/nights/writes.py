@@ -150,7 +150,7 @@ def _draw(club: Club, night: Night, number: int) -> None:
 
 def table_rules(rules: scoring.Rules, seats: int) -> scoring.Rules:
     """The night's rules at a table of ``seats``: "the dealer sits out" is a choice at 5 seats
-    only (RULES.md §6), so a table of 4 or 3 of that night plays every hand."""
+    only (docs/rules.md §6.4), so a table of 4 or 3 of that night plays every hand."""
     return dataclasses.replace(rules, dealer_sits_out=rules.dealer_sits_out and seats == 5)
 
 

@@ -1,4 +1,4 @@
-"""After the game (issue 23): the evening's summary and its picture, and the whole sheet on
+"""After the game: the evening's summary and its picture, and the whole sheet on
 paper (the spreadsheet files are the files' views, ``files/views.py``).
 
 Every page here reads what is stored: the summary a few aggregate queries, the picture the

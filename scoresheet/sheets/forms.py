@@ -82,7 +82,7 @@ def checked_session_name(form: forms.Form) -> str:
 
 
 class RulesForm(forms.Form):
-    """A session's house rules (RULES.md §6); every default is the FFT's."""
+    """A session's house rules (docs/rules.md §6.1); every default is the FFT's."""
 
     poignees = forms.ChoiceField(
         label="Poignées",
@@ -132,7 +132,7 @@ class RulesForm(forms.Form):
 
     def __init__(self, *args, seats: int | None = None, **kwargs):
         """``seats``: a session's, when it has one: "the dealer sits out" is then a choice at
-        5 seats only (RULES.md §6: always at 6, never at 3 or 4)."""
+        5 seats only (docs/rules.md §6.1: always at 6, never at 3 or 4)."""
         super().__init__(*args, **kwargs)
         self.seats = seats
         if seats is not None and seats != 5 and "dealer_sits_out" in self.fields:
@@ -225,7 +225,7 @@ class SheetForm(KeyedForm, RulesForm):
                 "first_dealer", gettext("First dealer: choose one of the players at the table.")
             )
         if seats == 6:
-            # RULES.md §6: at 6 seats the dealer always sits out.
+            # docs/rules.md §6.4: at 6 seats the dealer always sits out.
             data["dealer_sits_out"] = True
         elif seats < 5:
             data["dealer_sits_out"] = False
@@ -387,7 +387,7 @@ class HandForm(forms.Form):
         if editing:
             dealer = self._add_dealer_field(dealer)
         self.dealer = dealer
-        # RULES.md §6: the dealer sits out and takes no role.
+        # docs/rules.md §6.4: the dealer sits out and takes no role.
         self.sitting_out = dealer if rules.dealer_sits_out else None
         names = [(seat, name) for seat, name in enumerate(self.seats) if seat != self.sitting_out]
         self._set_roles(names)
@@ -444,7 +444,7 @@ class HandForm(forms.Form):
         )
 
     def _add_misere_fields(self, names: list[tuple[int, str]]) -> None:
-        """One "misere_<seat>" field per player in the hand: none, 1 or 2 (RULES.md §6)."""
+        """One "misere_<seat>" field per player in the hand: none, 1 or 2 (docs/rules.md §6.3)."""
         for seat, name in names:
             self.fields[f"misere_{seat}"] = forms.TypedChoiceField(
                 label=name,

@@ -99,8 +99,8 @@ class Row:
     misere_terms: tuple[MisereTerm, ...] = ()
     edit_url: str = ""
     delete_url: str = ""
-    # Each player's total after this hand, as a paper sheet writes it (issue 22): written
-    # (+318, −106) and the app.css class that fits the widest.
+    # Each player's total after this hand, as a paper sheet writes it (the "Running totals"
+    # switch): written (+318, −106) and the app.css class that fits the widest.
     running: tuple[str, ...] = ()
     running_width: str = ""
 

@@ -12,8 +12,8 @@ again.
 - **Time**: from the first hand entered to the last, when the session has two hands or more
   and was entered here (a restored copy's hands were all written at once).
 - **Biggest hand**: the scored hand worth the most to each defender, won or lost
-  (``|per_defender|``, the statistics' definition: RULES.md §2's total per defender, before
-  misères); ties go to the earliest hand.
+  (``|per_defender|``, the statistics' definition: docs/rules.md §2.2's u, the total per defender,
+  before misères); ties go to the earliest hand.
 - **Biggest swing**: the scored hand with the widest gap between the best and the worst score
   of that hand, ``max(scores) − min(scores)`` over the seats that played, misères included:
   the most one hand moved two players apart. Ties go to the earliest hand. At 4 players a

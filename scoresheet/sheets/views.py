@@ -58,7 +58,7 @@ def links(sheet: Sheet, readonly: bool) -> dict:
             "statistics",
             "chart",
             "live",
-            # After the game (after_views.py, issue 23).
+            # After the game: the summary and the printed sheet (after_views.py).
             "summary",
             "print_sheet",
             "export_xlsx",
@@ -159,7 +159,8 @@ def sheet(request, token, readonly=False):
     recent.remember(request, recent.SHEETS, sheet, readonly)
     context = sheet_context(sheet, readonly, before=shown_page(request))
     if readonly:
-        # A read-only link pasted in a chat shows its card (issue 23); the full link has none.
+        # A read-only link pasted in a chat shows its card (Open Graph tags, docs/using.md); the
+        # full link has none.
         context["og"] = summary.open_graph(request, sheet, context["names"], sheet.get_view_url())
     return render(request, "scoresheet/sheet.html", context)
 

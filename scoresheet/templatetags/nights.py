@@ -1,4 +1,4 @@
-"""The club page's list of nights (issue 24), each with its winner: a few queries at any size
+"""The club page's list of club nights, each with its winner: a few queries at any size
 (the nights, their tables' stored totals, the names), whatever the number of nights shown."""
 
 from django import template

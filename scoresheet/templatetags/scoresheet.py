@@ -57,7 +57,7 @@ def chelem_label(value) -> str:
 
 @register.filter
 def rules_words(rules: scoring.Rules) -> str:
-    """ "FFT", or the session's house rules in words (RULES.md §6)."""
+    """ "FFT", or the session's house rules in words (docs/rules.md §6.1)."""
     return rules.in_words(gettext)
 
 

@@ -1,5 +1,5 @@
 // French Tarot scoring in the browser: the same rules and house rules as scoresheet/scoring.py
-// (RULES.md §1–3 and §6), so that a phone can show a hand's row before (or without) the server.
+// (docs/rules.md §1–3 and §6), so that a phone can show a hand's row before (or without) the server.
 // The server stays the authority; tests/test_scoring_js.py runs both engines on the same hands.
 // Messages are the Python module's English msgids; problems name their field (and seat).
 
@@ -105,7 +105,7 @@ export function players(rules, seats) {
   return rules.dealer_sits_out ? seats - 1 : seats;
 }
 
-/** Why these rules cannot play at `seats` seats (RULES.md §6); empty when they can. */
+/** Why these rules cannot play at `seats` seats (docs/rules.md §6.4); empty when they can. */
 export function checkRules(rules, seats) {
   const number = asInt(seats);
   if (!SEATS.includes(number)) {
@@ -328,7 +328,7 @@ export function validate(hand, rules = FFT) {
   return check(hand, rules).problems || [];
 }
 
-/** Inputs that are legal but unusual (RULES.md §3); never blocking. */
+/** Inputs that are legal but unusual (docs/rules.md §3.2); never blocking. */
 export function warnings(hand, rules = FFT) {
   const { checked } = check(hand, rules);
   if (!checked) return [];
@@ -346,7 +346,7 @@ export function warnings(hand, rules = FFT) {
   return found;
 }
 
-/** `diff` to the nearest multiple of `rounding`, halves up (RULES.md §6). */
+/** `diff` to the nearest multiple of `rounding`, halves up (docs/rules.md §6.2). */
 export function roundDiff(diff, rounding) {
   return Math.floor((2 * diff + rounding) / (2 * rounding)) * rounding;
 }
@@ -405,7 +405,7 @@ export function breakdown(hand, rules = FFT) {
   } else {
     scores[checked.taker] = (checked.players - 1) * u;
   }
-  // RULES.md §6: each misère is worth the value from every other player in the hand.
+  // docs/rules.md §6.3: each misère is worth the value from every other player in the hand.
   const miseres = new Array(checked.seats).fill(0);
   for (const [key, count] of Object.entries(checked.miseres)) {
     const seat = Number(key);

@@ -26,7 +26,7 @@ PHONES = ["Pixel 7", "iPhone 13"]
 DESKTOP = "Desktop Chrome"
 # A narrow phone: the Pixel 7's browser at 360 × 740 CSS pixels, as many cheap phones have it.
 NARROW = "360"
-# The phones issue 13's browser tests run at.
+# The phones the browser tests run at.
 TABLE_PHONES = [*PHONES, NARROW]
 
 

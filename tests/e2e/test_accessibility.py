@@ -120,7 +120,7 @@ DRAWN = """([element, property]) => {
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_focus_ring_and_control_edges_contrast(open_page, session, scheme):
     """WCAG 1.4.11: 3:1 for the focus ring, on light and dark backgrounds, and controls' edges,
-    in the light theme and the dark one (issue 22)."""
+    in the light theme and the dark one."""
     sheet_page = SheetPage(open_page(DESKTOP, color_scheme=scheme))
     page = sheet_page.page
     page.goto(session.get_absolute_url())

@@ -1,4 +1,4 @@
-"""After the game (issue 23), in Chromium at phone size: "Share the results" with the Web Share
+"""After the game, in Chromium at phone size: "Share the results" with the Web Share
 API stubbed and its copy fallback, and the whole session printed to PDF."""
 
 import io

@@ -1,4 +1,4 @@
-"""Back closes the hand form (issue 22): opening the form (new hand or correction) adds a history
+"""Back closes the hand form: opening the form (new hand or correction) adds a history
 entry; Back closes it and leaves the phone on the sheet, scrolled where it was; what was typed in
 a new hand is kept on this phone and offered again by the next "New hand", until it is saved or
 discarded. A form closed otherwise (saved, cancelled) leaves no entry behind: the next Back leaves

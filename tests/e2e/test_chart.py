@@ -15,9 +15,10 @@ NAMES = ["Anne-Sophie", "Jean-Baptiste", "Marie-Christine", "Maximilien", "Bér�
 
 @pytest.mark.parametrize("profile", TABLE_PHONES)
 def test_the_score_ticks_of_five_digit_totals_are_whole(open_page, profile):
-    # Garde contre, 3 bouts, 81 points, the taker alone: (25 + 40) × 6 = 390 per defender and
-    # 4 × 390 = 1560 to the taker (RULES.md §5). Anne-Sophie takes 8, Jean-Baptiste 2:
-    # 8 × 1560 − 2 × 390 = +11,700 for her.
+    # Garde contre, 3 bouts, 81 points, the taker alone: made by 45, (25 + 45) × 6 = 420 per
+    # defender and 4 × 420 = 1680 to the taker (docs/rules.md E12). Anne-Sophie takes 8,
+    # Jean-Baptiste 2:
+    # 8 × 1680 − 2 × 420 = +12,600 for her.
     hands = [(None, scoring.Hand(5, 0, "garde_contre", 3, 81)) for _ in range(8)]
     hands += [(None, scoring.Hand(5, 1, "garde_contre", 3, 81)) for _ in range(2)]
     sheet = writes.create_sheet("Tournoi", NAMES, 0, hands=hands)

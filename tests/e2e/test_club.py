@@ -54,7 +54,7 @@ def test_club_sheets_and_standings(open_page, axe_script):
     names = ["Ana", "Ben", "Chloé", "Dan"]
     start_from_club(sheet_page, club_url, names)
     sheet_page.open_new_hand()
-    # Ana, garde, 2 bouts, 51: made by 10, (25 + 10) × 2 = 70 a defender (RULES.md).
+    # Ana, garde, 2 bouts, 51: made by 10, (25 + 10) × 2 = 70 a defender (docs/rules.md E1).
     sheet_page.fill_hand(scoring.Hand(4, 0, "garde", 2, 51), names)
     sheet_page.save()
     page.goto(club_url)

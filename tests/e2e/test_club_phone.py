@@ -1,4 +1,4 @@
-"""The club on a phone (issue 22): at 360 px the standings page never scrolls sideways; the
+"""The club on a phone: at 360 px the standings page never scrolls sideways; the
 players' column stays in place while the figures scroll beside it inside the table's box, and
 after a sort; the note above the table is whole; the period's date fields are 44 px tall."""
 

@@ -149,7 +149,8 @@ def test_new_hand_page_of_its_own_saves_with_javascript(open_page, restored, pro
     assert page.evaluate("typeof htmx") == "object"
     hand = scoring.Hand(seats=4, taker=0, contract="garde", bouts=1, points=Decimal(60))
     sheet_page.fill_hand(hand, NAMES)
-    # RULES.md: 1 bout needs 51, made by 9: (25 + 9) × 2 = 68 per defender, 3 × 68 to the taker.
+    # docs/rules.md E7: 1 bout needs 51, made by 9: (25 + 9) × 2 = 68 per defender, 3 × 68 to the
+    # taker.
     expect(page.locator("#preview .preview-scores .score")).to_have_text(
         ["+204", "−68", "−68", "−68"]
     )

@@ -1,4 +1,4 @@
-"""House rules through the browser at phone size (RULES.md §6): a 6-seat session and a 5-seat
+"""House rules through the browser at phone size (docs/rules.md §6): a 6-seat session and a 5-seat
 session with the dealer sitting out, each with house rules, and a change of rules mid-session
 that re-scores the sheet in one step."""
 
@@ -74,7 +74,7 @@ def test_five_seats_dealer_out_with_misere_then_the_rules_change(open_page):
     rules = scoring.Rules(misere=10, dealer_sits_out=True)
     names = SIX[:5]
 
-    # H6 of RULES.md §6: prise, 1 bout, 60; misère by Chloé: +92, −44, −4, −44, 0.
+    # docs/rules.md H6 (M1): prise, 1 bout, 60; misère by Chloé: +92, −44, −4, −44, 0.
     sheet_page.open_new_hand()
     form = sheet_page.form
     # 4 play: no partner to call.

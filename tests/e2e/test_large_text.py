@@ -1,4 +1,4 @@
-"""Large text (issue 22): the phone's font size rules every text of the pages (rem and em, never
+"""Large text: the phone's font size rules every text of the pages (rem and em, never
 px), and at 150 % and 200 % no page scrolls sideways at 360 px (WCAG 1.4.4 and 1.4.10): rows wrap
 instead. The phone's setting is Chromium's default font size, set through the DevTools protocol
 as Android's "Font size" sets it."""

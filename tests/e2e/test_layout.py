@@ -113,7 +113,7 @@ def test_no_page_scrolls_sideways_at_phone_width(open_page, long_session, profil
     assert len(checked) == 11
 
 
-# Issue 13: the totals bar at its widest. Names of 20 characters, and totals of 6 digits with
+# The totals bar at its widest. Names of 20 characters, and totals of 6 digits with
 # their sign (+132180, −114720: the sheet writes a true minus and no thousands separator).
 TWENTY = [
     "Anne-Sophie Lefebvre",
@@ -156,7 +156,7 @@ def huge_hands(seats: int, rules: scoring.Rules, count: int = 128):
 
 
 def big_sheet(seats: int):
-    """A session of ``seats`` seats (6: the dealer sits out, RULES.md §6) with 20-character
+    """A session of ``seats`` seats (6: the dealer sits out, docs/rules.md §6.4) with 20-character
     names and six-digit totals."""
     rules = scoring.Rules(dealer_sits_out=seats == 6)
     return writes.create_sheet(

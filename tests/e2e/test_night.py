@@ -1,4 +1,4 @@
-"""A club night in browsers (issue 24): the organiser starts a night of 9 players (a table of 5
+"""A club night in browsers: the organiser starts a night of 9 players (a table of 5
 and a table of 4) from the club's link, one phone per table enters the hands of 2 rounds, and the
 big screen, on the read-only link at 1920 × 1080, shows the ranking change live."""
 
@@ -24,8 +24,8 @@ LIVE = 3_000
 
 def scores(seats: int) -> list[int]:
     """Garde, 2 bouts, 51 points, taken by seat 0 (with seat 1 called at 5): made by 10, so
-    (25 + 10) × 2 = 70 a defender (RULES.md); at 4 the taker +210, at 5 the taker +140 and
-    the partner +70."""
+    (25 + 10) × 2 = 70 a defender (docs/rules.md E1, E3); at 4 the taker +210, at 5 the taker +140
+    and the partner +70."""
     return [210, -70, -70, -70] if seats == 4 else [140, 70, -70, -70, -70]
 
 

@@ -1,7 +1,7 @@
-"""Installable and offline at the table (issue 15), in Chromium at phone size.
+"""Installable and offline at the table, in Chromium at phone size.
 
 The manifest and its icons, the service worker controlling the page; the sheet reopening with
-no network; hands entered offline shown at once with their scores and totals (RULES.md §5's
+no network; hands entered offline shown at once with their scores and totals (docs/rules.md §5.1's
 sample sheet), then stored exactly once when the network returns, even after the page was
 closed and reopened; a queued hand the server refuses staying visible with its reason.
 """
@@ -20,7 +20,7 @@ from .sheet_page import SheetPage, signed
 from .test_accessibility import axe_violations
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan"]
-# RULES.md §5, the FFT rulebook's sample sheet: its first three hands and their rows.
+# docs/rules.md F1–F3, the FFT rulebook's sample sheet: its first three hands and their rows.
 SAMPLE = [
     (
         scoring.Hand(4, 2, "garde", 2, 49, None, "attack", {2: "simple"}),
@@ -243,7 +243,7 @@ def test_three_hands_offline_are_stored_once(open_page, sheet, reopen):
 
 
 def test_another_phones_hand_stored_before_the_queue_shows_too(open_page, sheet):
-    """Two hands wait on this phone while another phone stores RULES.md §5's first hand: back
+    """Two hands wait on this phone while another phone stores docs/rules.md F1: back
     online, this phone's hands are stored after it (hands 2 and 3), and its page shows all
     three, the other phone's row too (the answers to the queue bring their own rows only)."""
     phone = opened(open_page, sheet)
@@ -362,7 +362,7 @@ def test_a_hand_whose_answer_was_lost_and_that_was_deleted_meanwhile_is_not_stor
     """The server stored the hand, but its answer never reached the phone (the network went
     at that moment): the row keeps waiting. Meanwhile another phone deletes that hand. Sent
     again, its key is spent: the server answers that it was already saved, the queue takes
-    that as done and empties, and nothing is stored twice (issue 20)."""
+    that as done and empties, and nothing is stored twice."""
     # No live poll meanwhile: it would show the stored hand's row at once, in place of ours.
     phone = opened(open_page, sheet, poll=600_000)
     page = phone.page
@@ -442,7 +442,7 @@ def test_a_passed_deal_offline(open_page, sheet):
     phone.tap(phone.form.get_by_role("button", name="Everyone passed"))
     expect(phone.row(1)).to_have_class("hand pending passed")
     phone.expect_row(1, [0, 0, 0, 0])
-    # The deal moves on (RULES.md §4): Ben deals hand 2.
+    # The deal moves on (docs/rules.md §4): Ben deals hand 2.
     expect(page.locator("#totals .dealer-line")).to_contain_text("Hand 2: Ben deals")
     page.context.set_offline(False)
     phone.expect_confirmed()
@@ -452,8 +452,9 @@ def test_a_passed_deal_offline(open_page, sheet):
 
 
 def test_dealer_sits_out_offline(open_page, db):
-    """RULES.md §6 at 5 seats, the dealer sitting out, misère 10: two hands offline. The form
-    kept for the first hand leaves out its dealer; the second hand's form leaves out the next
+    """docs/rules.md M1–M2 (§6.5): 5 seats, the dealer sitting out, misère 10: two hands offline.
+    The form kept for the first hand leaves out its dealer; the second hand's form leaves out the
+    next
     dealer and gives the first one back."""
     names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
     rules = scoring.Rules(misere=10, dealer_sits_out=True)
@@ -491,8 +492,8 @@ def test_dealer_sits_out_offline(open_page, db):
 
 
 def test_the_preview_offline_is_the_servers(open_page, db):
-    """RULES.md §6 at 5 seats, the dealer sitting out, misère 10: Ana takes a garde with the 3
-    bouts, the defence's points typed as 0 (the attack has all 91), Chloé announces a misère.
+    """docs/rules.md §6.4 at 5 seats, the dealer sitting out, misère 10: Ana takes a garde with the
+    3 bouts, the defence's points typed as 0 (the attack has all 91), Chloé announces a misère.
     Online the server previews it; offline the phone does, and it is the same markup: the
     attack's 91 points, the warning that no chelem is recorded, Élise sitting out, the misère's
     term."""
@@ -564,9 +565,9 @@ def test_a_waiting_row_is_the_servers_row_in_french(open_page, db):
 
 
 def test_a_taker_alone_at_5_is_queued_and_scored_at_once(open_page, db):
-    """Issue 22: at 5, a taker who called themselves ("alone") is queued and scored offline like
+    """At 5, a taker who called themselves ("alone") is queued and scored offline like
     any hand (it was refused as "Partner missing"). Garde, 2 bouts, 56 points: 41 needed, made
-    by 15, (25 + 15) × 2 = 80 per defender; alone, the taker takes 4 × 80 (RULES.md §4)."""
+    by 15, (25 + 15) × 2 = 80 per defender; alone, the taker takes 4 × 80 (docs/rules.md E14)."""
     names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
     sheet = writes.create_sheet("Cinq", names, 0)
     phone = opened(open_page, sheet)

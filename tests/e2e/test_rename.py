@@ -1,4 +1,4 @@
-"""Names, the home list and the links (issue 13), on the phones of the issue and at 360 px: a
+"""Names, the home list and the links, on the phones of the issue and at 360 px: a
 rename on one phone shows on another within 3 s, a session comes off this browser's list, and
 the links copy with one tap."""
 

@@ -1,4 +1,4 @@
-"""The running-totals switch (issue 22): under each row, each player's total after that hand, as
+"""The running-totals switch: under each row, each player's total after that hand, as
 on a paper sheet; at once with JavaScript, by a link without it; remembered on this phone; on
 the read-only link too; in English and in French."""
 
@@ -13,7 +13,7 @@ from tests.reading import store
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan"]
-# RULES.md §5's sample sheet, its first two hands: rows −106 −106 +318 −106 and
+# docs/rules.md F1–F2, the sample sheet's first two hands: rows −106 −106 +318 −106 and
 # −76 −76 −76 +228, so the totals after hand 2 are −182 −182 +242 +122.
 SAMPLE = [
     scoring.Hand(4, 2, "garde", 2, 49, None, "attack", {2: "simple"}),

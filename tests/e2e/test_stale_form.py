@@ -1,4 +1,4 @@
-"""Live (issue 13): a hand form open on one phone while another phone changes the sheet is told
+"""Live: a hand form open on one phone while another phone changes the sheet is told
 what it missed, in sight, and keeps what was typed."""
 
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""Nothing moves under the finger (issue 22): from the first tap on the hand form to the tap on
+"""Nothing moves under the finger: from the first tap on the hand form to the tap on
 Save, the Save button stays where it was (±1 px) whatever the form shows meanwhile (the preview,
 its problems and warnings), on a Pixel 7, an iPhone 13 and a 360 px phone, in English and French.
 """

@@ -1,4 +1,4 @@
-"""At the table (issue 13): hand entry that never trips, on the phones of the issue."""
+"""At the table: hand entry that never trips, on the phones of the issue."""
 
 import uuid
 from decimal import Decimal
@@ -60,7 +60,8 @@ def test_a_forgotten_partner_is_refused_in_sight(open_page, profile):
     sheet_page.choose("Partner", "alone", form)
     sheet_page.save()
     assert Sheet.objects.get().hands.get().partner is None
-    # garde, 2 bouts, 45: (25 + 4) × 2 = 58 per defender, the taker alone 4 × 58 (RULES.md §5).
+    # garde, 2 bouts, 45: (25 + 4) × 2 = 58 per defender, the taker alone 4 × 58 (docs/rules.md
+    # S8).
     sheet_page.expect_row(1, [232, -58, -58, -58, -58])
 
 
@@ -97,7 +98,7 @@ def test_a_comma_saves_half_a_point_on_a_french_phone(open_page, players, profil
     expect(field).to_have_value("41")
     sheet_page.tap(sheet_page.form.locator('button[data-step="-0.5"]'))
     expect(field).to_have_value("40,5")
-    # The preview reads it too: prise, 2 bouts, 40.5 against 41 → lost by 1 (RULES.md §5).
+    # The preview reads it too: prise, 2 bouts, 40.5 against 41 → lost by 1 (docs/rules.md §2.1).
     expect(page.locator("#preview .preview-scores .score")).to_have_count(players)
     sheet_page.tap(sheet_page.form.locator('button[name="save"]'))
     expect(page.locator("#entry .entry-panel")).to_have_count(0)
@@ -188,7 +189,7 @@ def test_a_failed_live_poll_alarms_nobody_and_the_next_one_catches_up(open_page)
     page.goto(sheet.get_absolute_url())
     page.route("**/live/**", fail_once)
     page.wait_for_function("() => true", timeout=1_000)
-    # Garde, 2 bouts, 49 (RULES.md §5): (25 + 8) × 2 = 66 per defender, 198 to the taker.
+    # Garde, 2 bouts, 49 (docs/rules.md S14): (25 + 8) × 2 = 66 per defender, 198 to the taker.
     writes.add_hand(sheet.token, scoring.Hand(4, 2, "garde", 2, Decimal(49)), uuid.uuid4())
     follower = SheetPage(page)
     expect(follower.row(1)).to_be_visible(timeout=6_000)

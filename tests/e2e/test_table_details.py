@@ -1,4 +1,4 @@
-"""Small things at the table (issue 22): in a 6-seat totals bar, six-letter names are whole on a
+"""Small things at the table: in a 6-seat totals bar, six-letter names are whole on a
 phone (they shrink a little before any "…")."""
 
 import re
@@ -69,7 +69,7 @@ def logged_errors(page: Page) -> list[str]:
 
 
 def test_saving_hands_logs_no_error(open_page):
-    """Issue 22: each save logged htmx errors (the preview's request, cancelled by the save). Save
+    """Each save logged htmx errors (the preview's request, cancelled by the save). Save
     right after typing the points, while the preview is on its way, three times."""
     names = ["Ana", "Ben", "Chloé", "Dan"]
     sheet = writes.create_sheet("Console", names, 0)

@@ -1,4 +1,4 @@
-"""Tap targets (issue 13, WCAG 2.5.5): every link, button, fold and button-like label a player
+"""Tap targets (WCAG 2.5.5): every link, button, fold and button-like label a player
 taps is 44 × 44 CSS px at least, on every page at phone size, in English and in French. A link
 inside running text (a sentence) is exempt, as WCAG's "inline" exception says."""
 
@@ -137,7 +137,7 @@ def test_every_tap_target_is_44_px(open_page, profile, language):
     check("home, after a removal")
     page.goto("/does-not-exist/")
     check("404 page")
-    # The club's pages (issue 16), with a session of the club played.
+    # The club's pages, with a session of the club played.
     played_in_club = club_writes.start_sheet(club, "Jeudi", FIVE, 0).sheet
     store(played_in_club, scoring.Hand(5, 1, "garde", 2, 56, partner=3))
     page.goto(club.get_absolute_url())

@@ -1,4 +1,4 @@
-"""Dark mode (issue 22): the pages follow the phone's dark mode, or the theme chosen in the
+"""Dark mode: the pages follow the phone's dark mode, or the theme chosen in the
 footer (Auto, Light, Dark), remembered on this phone; axe finds no contrast problem in the dark
 either; the chart's lines and labels follow; a QR code stays dark on light."""
 

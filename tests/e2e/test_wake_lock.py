@@ -1,4 +1,4 @@
-"""Keep the screen on (issue 13): the Screen Wake Lock API where the browser has it, a stub
+"""Keep the screen on: the Screen Wake Lock API where the browser has it, a stub
 standing in for it here to record what the page asks."""
 
 import pytest

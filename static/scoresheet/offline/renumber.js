@@ -25,7 +25,7 @@ export async function renumber() {
   if (rules.dealer_sits_out) sitOut(form, view.next_dealer);
 }
 
-// RULES.md §6: the dealer sits out and takes no role, so the form leaves their seat out. A form
+// docs/rules.md §6.4: the dealer sits out and takes no role, so the form leaves their seat out. A form
 // kept for an earlier hand left out its dealer: give that seat back and leave this one's out.
 function sitOut(form, dealer) {
   const seats = state.names.length;
