@@ -237,6 +237,43 @@ class SeatCounts:
         self.run_first = 0
         self.best = Streak(seat=seat, length=0, first=0, last=0)
 
+    def count_role(self, role: str, contract: Contract, made: bool, score: int) -> None:
+        """A played hand in this player's role: "taker", "partner" or "defender"."""
+        if role == "taker":
+            self.taken[contract] += 1
+            self.made[contract] += made
+            self.taker_total += score
+        elif role == "partner":
+            self.called += 1
+        else:
+            self.defended += 1
+            self.defender_total += score
+
+    def count_announcements(
+        self, attack: bool, petit: Camp | None, chelem: Chelem | None, defence_chelem: bool
+    ) -> None:
+        """The petit au bout won or lost, and the chelems, as this player's camp saw them."""
+        if petit is not None:
+            camp = Camp.ATTACK if attack else Camp.DEFENCE
+            self.petits_won += petit == camp
+            self.petits_lost += petit != camp
+        if attack:
+            self.chelems_made += chelem in MADE_CHELEMS
+            self.chelems_failed += chelem == Chelem.ANNOUNCED_FAILED
+        else:
+            self.defence_chelems += defence_chelem
+
+    def count_run(self, number: int, score: int) -> None:
+        """The current run of positive scores after hand ``number``, and the longest."""
+        if score <= 0:
+            self.run = 0
+            return
+        if not self.run:
+            self.run_first = number
+        self.run += 1
+        if self.run > self.best.length:
+            self.best = Streak(self.best.seat, self.run, self.run_first, number)
+
     def to_data(self) -> dict:
         data = dict(vars(self))
         data["best"] = [self.best.length, self.best.first, self.best.last]
@@ -279,6 +316,25 @@ class Counters:
         petit = Camp(hand.petit_au_bout) if hand.petit_au_bout else None
         chelem = Chelem(hand.chelem) if hand.chelem else None
         self.contracts[contract] += 1
+        self.count_biggest(row, taker, partner, contract)
+        for seat, size in hand.poignees.items():
+            if size:
+                seats[_seat(seat)].poignees[Poignee(size)] += 1
+
+        for seat, (counts, score) in enumerate(zip(seats, row.scores, strict=True)):
+            if seat == detail.sitting_out:
+                # docs/rules.md §6.4: the dealer sat this hand out; it counts for nothing, as a
+                # passed deal does.
+                continue
+            role = "taker" if seat == taker else "partner" if seat == partner else "defender"
+            counts.count_role(role, contract, detail.made, score)
+            counts.count_announcements(role != "defender", petit, chelem, hand.defence_chelem)
+            counts.count_run(row.number, score)
+
+    def count_biggest(self, row: Row, taker: int, partner: int | None, contract) -> None:
+        """Hand ``row`` is the biggest so far when its value per defender is (the first on a
+        tie)."""
+        detail = row.breakdown
         if self.biggest is None or abs(detail.per_defender) > abs(self.biggest.per_defender):
             self.biggest = BiggestHand(
                 number=row.number,
@@ -289,43 +345,6 @@ class Counters:
                 per_defender=detail.per_defender,
                 scores=tuple(row.scores),
             )
-        for seat, size in hand.poignees.items():
-            if size:
-                seats[_seat(seat)].poignees[Poignee(size)] += 1
-
-        for seat, (counts, score) in enumerate(zip(seats, row.scores, strict=True)):
-            if seat == detail.sitting_out:
-                # docs/rules.md §6.4: the dealer sat this hand out; it counts for nothing, as a
-                # passed deal does.
-                continue
-            attack = seat in (taker, partner)
-            camp = Camp.ATTACK if attack else Camp.DEFENCE
-            if seat == taker:
-                counts.taken[contract] += 1
-                counts.made[contract] += detail.made
-                counts.taker_total += score
-            elif seat == partner:
-                counts.called += 1
-            else:
-                counts.defended += 1
-                counts.defender_total += score
-            if petit is not None:
-                counts.petits_won += petit == camp
-                counts.petits_lost += petit != camp
-            if attack:
-                counts.chelems_made += chelem in MADE_CHELEMS
-                counts.chelems_failed += chelem == Chelem.ANNOUNCED_FAILED
-            else:
-                counts.defence_chelems += hand.defence_chelem
-
-            if score > 0:
-                if not counts.run:
-                    counts.run_first = row.number
-                counts.run += 1
-                if counts.run > counts.best.length:
-                    counts.best = Streak(seat, counts.run, counts.run_first, row.number)
-            else:
-                counts.run = 0
 
     def to_data(self) -> dict:
         biggest = None

@@ -103,33 +103,44 @@ def count(counters: dict, number: int, hand, made: bool, value: int, scores: lis
             poignees = tallies[int(seat)]["poignees"]
             poignees[size] = poignees.get(size, 0) + 1
     for seat, (tally, score) in enumerate(zip(tallies, scores, strict=True)):
-        attack = seat in (taker, partner)
-        if seat == taker:
-            tally["taken"][contract] = tally["taken"].get(contract, 0) + 1
-            tally["made"][contract] = tally["made"].get(contract, 0) + made
-            tally["taker_total"] += score
-        elif seat == partner:
-            tally["called"] += 1
-        else:
-            tally["defended"] += 1
-            tally["defender_total"] += score
-        if hand.petit_au_bout:
-            won = hand.petit_au_bout == ("attack" if attack else "defence")
-            tally["petits_won"] += won
-            tally["petits_lost"] += not won
-        if attack:
-            tally["chelems_made"] += hand.chelem in MADE_CHELEMS
-            tally["chelems_failed"] += hand.chelem == "announced_failed"
-        else:
-            tally["defence_chelems"] += hand.defence_chelem
-        if score > 0:
-            if not tally["run"]:
-                tally["run_first"] = number
-            tally["run"] += 1
-            if tally["run"] > tally["best"][0]:
-                tally["best"] = [tally["run"], tally["run_first"], number]
-        else:
-            tally["run"] = 0
+        count_seat(tally, seat, hand, made, score)
+        count_run(tally, number, score)
+
+
+def count_seat(tally: dict, seat: int, hand, made: bool, score: int) -> None:
+    """One seat's counters after a played hand: its role, the petit au bout and the chelems."""
+    contract, taker, partner = hand.contract, hand.taker, hand.partner
+    attack = seat in (taker, partner)
+    if seat == taker:
+        tally["taken"][contract] = tally["taken"].get(contract, 0) + 1
+        tally["made"][contract] = tally["made"].get(contract, 0) + made
+        tally["taker_total"] += score
+    elif seat == partner:
+        tally["called"] += 1
+    else:
+        tally["defended"] += 1
+        tally["defender_total"] += score
+    if hand.petit_au_bout:
+        won = hand.petit_au_bout == ("attack" if attack else "defence")
+        tally["petits_won"] += won
+        tally["petits_lost"] += not won
+    if attack:
+        tally["chelems_made"] += hand.chelem in MADE_CHELEMS
+        tally["chelems_failed"] += hand.chelem == "announced_failed"
+    else:
+        tally["defence_chelems"] += hand.defence_chelem
+
+
+def count_run(tally: dict, number: int, score: int) -> None:
+    """A seat's current run of positive scores, and its longest: [length, first, last]."""
+    if score <= 0:
+        tally["run"] = 0
+        return
+    if not tally["run"]:
+        tally["run_first"] = number
+    tally["run"] += 1
+    if tally["run"] > tally["best"][0]:
+        tally["best"] = [tally["run"], tally["run_first"], number]
 
 
 def fill(apps, schema_editor):

@@ -26,34 +26,36 @@ def figures(seats: int, totals: list, hand_count: int, statistics: dict) -> list
     """Each seat's figures in a session, from its stored totals and statistics' counters."""
     totals = list(totals) or [0] * seats
     tallies = statistics["players"] if statistics else [{} for _seat in range(seats)]
-    best = max(totals)
-    found = []
-    for tally, total in zip(tallies, totals, strict=True):
-        taken_by_contract = tally.get("taken", {})
-        made_by_contract = tally.get("made", {})
-        taken = sum(taken_by_contract.values())
-        found.append(
-            {
-                "points": total,
-                "hands": taken + tally.get("called", 0) + tally.get("defended", 0),
-                "taken": taken,
-                "made": sum(made_by_contract.values()),
-                "contracts": sum(
-                    MULTIPLIERS[contract] * count for contract, count in taken_by_contract.items()
-                ),
-                "rank": 1 + sum(other > total for other in totals) if hand_count else None,
-                "won": bool(hand_count) and total == best,
-                "record": {
-                    "streak": tally.get("best", [0])[0],
-                    "contracts": {
-                        contract: [count, made_by_contract.get(contract, 0)]
-                        for contract, count in taken_by_contract.items()
-                        if count
-                    },
-                },
-            }
-        )
-    return found
+    return [
+        seat_figures(tally, total, totals, hand_count)
+        for tally, total in zip(tallies, totals, strict=True)
+    ]
+
+
+def seat_figures(tally: dict, total: int, totals: list, hand_count: int) -> dict:
+    """One seat's figures, from its statistics' counters and its total among the table's."""
+    taken_by_contract = tally.get("taken", {})
+    made_by_contract = tally.get("made", {})
+    taken = sum(taken_by_contract.values())
+    return {
+        "points": total,
+        "hands": taken + tally.get("called", 0) + tally.get("defended", 0),
+        "taken": taken,
+        "made": sum(made_by_contract.values()),
+        "contracts": sum(
+            MULTIPLIERS[contract] * count for contract, count in taken_by_contract.items()
+        ),
+        "rank": 1 + sum(other > total for other in totals) if hand_count else None,
+        "won": bool(hand_count) and total == max(totals),
+        "record": {
+            "streak": tally.get("best", [0])[0],
+            "contracts": {
+                contract: [count, made_by_contract.get(contract, 0)]
+                for contract, count in taken_by_contract.items()
+                if count
+            },
+        },
+    }
 
 
 def records_of(seats: int, hands, rules: dict) -> list[dict]:
@@ -62,23 +64,37 @@ def records_of(seats: int, hands, rules: dict) -> list[dict]:
     sat out, is no hand of theirs."""
     records = [{"best": None, "worst": None, "partners": {}} for _seat in range(seats)]
     sits_out = bool(rules.get("dealer_sits_out", False))
-    for number, dealer, taker, partner, passed, scores in hands:
-        if passed:
-            continue
-        players = len(scores) - 1 if sits_out else len(scores)
-        five = players == 5 and partner is not None and partner != taker
-        for seat, (record, score) in enumerate(zip(records, scores, strict=True)):
-            if sits_out and dealer == seat:
-                continue
-            if record["best"] is None or score > record["best"][0]:
-                record["best"] = [score, number]
-            if record["worst"] is None or score < record["worst"][0]:
-                record["worst"] = [score, number]
-            other = partner if seat == taker else taker if seat == partner else None
-            if five and other is not None:
-                key = str(other)
-                record["partners"][key] = record["partners"].get(key, 0) + 1
+    for hand in hands:
+        if not hand[4]:
+            record_played(records, hand, sits_out)
     return records
+
+
+def record_played(records: list[dict], hand, sits_out: bool) -> None:
+    """A played hand (``HAND_FIELDS``) in the records of the seats that played it."""
+    number, dealer, taker, partner, _passed, scores = hand
+    players = len(scores) - 1 if sits_out else len(scores)
+    five = players == 5 and partner is not None and partner != taker
+    for seat, (record, score) in enumerate(zip(records, scores, strict=True)):
+        if not (sits_out and dealer == seat):
+            record_hand(record, score, number)
+            if five:
+                record_partner(record, seat, taker, partner)
+
+
+def record_partner(record: dict, seat: int, taker: int, partner: int) -> None:
+    """At 5 players, the taker and the partner each count the other as a partner once more."""
+    other = partner if seat == taker else taker if seat == partner else None
+    if other is not None:
+        record["partners"][str(other)] = record["partners"].get(str(other), 0) + 1
+
+
+def record_hand(record: dict, score: int, number: int) -> None:
+    """A seat's best and worst hand so far, with this one (the earliest kept on a tie)."""
+    if record["best"] is None or score > record["best"][0]:
+        record["best"] = [score, number]
+    if record["worst"] is None or score < record["worst"][0]:
+        record["worst"] = [score, number]
 
 
 def rated(priors: dict, players: list, ranks: list) -> list[tuple]:

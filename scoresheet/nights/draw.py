@@ -163,11 +163,8 @@ def plane_round(players: Sequence, history: Sequence[Sequence[Sequence]]) -> lis
     the next direction of lines of the affine plane of order 4, round 1's table ``y`` seat
     ``x`` being the point (x, y). None when the plane does not apply."""
     number = len(history) + 1
-    first = history[0]
-    if len(players) != 16 or number > 5 or [len(table) for table in first] != [4] * 4:
-        return None
-    point = {player: (x, y) for y, table in enumerate(first) for x, player in enumerate(table)}
-    if set(point) != set(players):
+    point = plane_points(players, history[0]) if number <= 5 else None
+    if point is None:
         return None
     lines = {}
     for player, (x, y) in point.items():
@@ -175,3 +172,12 @@ def plane_round(players: Sequence, history: Sequence[Sequence[Sequence]]) -> lis
         line = x if number == 2 else y ^ GF4_TIMES[number - 2][x]
         lines.setdefault(line, []).append(player)
     return [lines[line] for line in sorted(lines)]
+
+
+def plane_points(players: Sequence, first: Sequence[Sequence]) -> dict | None:
+    """Each player's point (x, y) of the plane of order 4, from round 1's tables (table ``y``,
+    seat ``x``); None unless those were four tables of 4 seating exactly these 16 players."""
+    if len(players) != 16 or [len(table) for table in first] != [4] * 4:
+        return None
+    point = {player: (x, y) for y, table in enumerate(first) for x, player in enumerate(table)}
+    return point if set(point) == set(players) else None

@@ -266,19 +266,25 @@ def rules(request, token):
                 return redirect(change.sheet)
             sheet, changed_meanwhile = change.sheet, True
     if proposed is not None:
-        try:
-            totals = writes.rescored_under(sheet, proposed)
-        except (scoring.InvalidRules, writes.HandRefused) as error:
-            refused_rules(form, error)
-        else:
-            names = seat_names(sheet)
-            context |= {
-                "sheet": sheet,
-                "proposed": proposed,
-                "comparison": list(zip(names, sheet.totals, totals, strict=True)),
-                "changed_meanwhile": changed_meanwhile,
-            }
+        context |= compared(sheet, form, proposed, changed_meanwhile)
     return render(request, "scoresheet/rules.html", context)
+
+
+def compared(sheet, form, proposed: scoring.Rules, changed_meanwhile: bool) -> dict:
+    """What the rules page shows before a change of rules is confirmed: each player's total
+    now and under ``proposed``; nothing, and ``form``'s error, when a hand refuses them."""
+    try:
+        totals = writes.rescored_under(sheet, proposed)
+    except (scoring.InvalidRules, writes.HandRefused) as error:
+        refused_rules(form, error)
+        return {}
+    names = seat_names(sheet)
+    return {
+        "sheet": sheet,
+        "proposed": proposed,
+        "comparison": list(zip(names, sheet.totals, totals, strict=True)),
+        "changed_meanwhile": changed_meanwhile,
+    }
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -473,12 +473,7 @@ def rename(token: str, name: str, players: Sequence[str]) -> Change:
     """Give the session and its seats (in seat order) these names; ``done`` is False when
     they were the names already. The hands keep their seats: only names change. Raises
     ``ValueError`` (writing nothing) for names the new-session form would refuse."""
-    # InvalidName is a ValueError: blank or too long.
-    name = player_names.checked(name, player_names.TITLE_LENGTH)
-    players = [player_names.checked(player) for player in players]
-    name_keys = [player_names.key(player) for player in players]
-    if len(set(name_keys)) != len(name_keys):
-        raise ValueError("two players have the same name")
+    name, players = _checked_names(name, players)
     with transaction.atomic():
         sheet = _locked(token)
         seats = list(sheet.seats.all())
@@ -500,6 +495,17 @@ def rename(token: str, name: str, players: Sequence[str]) -> Change:
         sheet.name = name
         _moved(sheet, "name")
     return Change(sheet, None, None)
+
+
+def _checked_names(name: str, players: Sequence[str]) -> tuple[str, list[str]]:
+    """The session's and the players' names as the new-session form cleans them, no two
+    players with the same key; a ``ValueError`` (``InvalidName`` is one) says why not."""
+    name = player_names.checked(name, player_names.TITLE_LENGTH)
+    players = [player_names.checked(player) for player in players]
+    name_keys = [player_names.key(player) for player in players]
+    if len(set(name_keys)) != len(name_keys):
+        raise ValueError("two players have the same name")
+    return name, players
 
 
 def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:

@@ -43,21 +43,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, file, force, **options):
         path = Path(file)
-        try:
-            kind = vendor_of(path)
-        except OSError as error:
-            raise CommandError(f"Cannot read {path}: {error.strerror}.") from None
-        if kind is None:
-            raise CommandError(
-                f"{path} is not a copy written by backup_db: neither an SQLite database nor "
-                "a pg_dump archive."
-            )
-        if kind != connection.vendor:
-            raise CommandError(
-                f"{path} is {KINDS[kind]}, and this app's database is "
-                f"{NAMES.get(connection.vendor, connection.vendor)} "
-                "(DATABASE_URL chooses PostgreSQL; without it, SQLite)."
-            )
+        kind = copy_kind(path)
         held = holdings()
         if held and not force:
             raise CommandError(
@@ -82,6 +68,27 @@ class Command(BaseCommand):
             self.stdout.write(
                 "The copy is older than this code: run manage.py migrate before starting the app."
             )
+
+
+def copy_kind(path: Path) -> str:
+    """The kind of copy at ``path`` ("sqlite" or "postgresql"), which must be this app's
+    database's; a ``CommandError`` says why not."""
+    try:
+        kind = vendor_of(path)
+    except OSError as error:
+        raise CommandError(f"Cannot read {path}: {error.strerror}.") from None
+    if kind is None:
+        raise CommandError(
+            f"{path} is not a copy written by backup_db: neither an SQLite database nor "
+            "a pg_dump archive."
+        )
+    if kind != connection.vendor:
+        raise CommandError(
+            f"{path} is {KINDS[kind]}, and this app's database is "
+            f"{NAMES.get(connection.vendor, connection.vendor)} "
+            "(DATABASE_URL chooses PostgreSQL; without it, SQLite)."
+        )
+    return kind
 
 
 def holdings() -> str:
