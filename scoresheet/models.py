@@ -2,9 +2,8 @@
 and totals derived from them.
 
 The derived fields (``Hand.scores``, ``Hand.totals``, ``Sheet.hand_count``, ``Sheet.totals``,
-``Sheet.next_dealer``, ``Sheet.statistics``) are written only by ``scoresheet.sheets.writes``,
-in the
-same transaction as the facts they come from, and ``manage.py rescore`` recomputes them.
+``Sheet.next_dealer``, ``Sheet.statistics``) are written only by ``scoresheet.sheets.writes``, in
+the same transaction as the facts they come from, and ``manage.py rescore`` recomputes them.
 """
 
 import secrets

@@ -1,6 +1,6 @@
 """After the game (scoresheet/sheets/after_views.py): the summary page under both links, its
-picture's
-caching, the Open Graph tags (read-only pages only, never the full token), the printed sheet."""
+picture's caching, the Open Graph tags (read-only pages only, never the full token), the printed
+sheet."""
 
 import html
 import io

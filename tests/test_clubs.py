@@ -1,6 +1,6 @@
 """The club's domain (scoresheet/clubs/standings.py): standings on hand-built clubs, periods, the
-rating,
-the roster's renames and merges. Expected values are worked out from docs/rules.md by hand."""
+rating, the roster's renames and merges. Expected values are worked out from docs/rules.md by
+hand."""
 
 from datetime import date, datetime
 from zoneinfo import ZoneInfo

@@ -2,8 +2,8 @@
 
 The worked examples of docs/rules.md §5 and §6.5 are copied here as data; the edge cases of §2
 (§5.3–§5.5), every rejection of §3 and §6 and the rounding table of §6 are tables; hypothesis
-checks the invariants
-of §2 and §6 over all valid hands, under every combination of house rules and 3 to 6 seats.
+checks the invariants of §2 and §6 over all valid hands, under every combination of house rules and
+3 to 6 seats.
 """
 
 import json

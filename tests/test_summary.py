@@ -1,7 +1,6 @@
-"""The evening's summary (scoresheet/sheets/summary.py): its figures on known sessions, worked
-out by
-hand from docs/rules.md (§5.1, C1–C3, D1–D3, G1–G4), at 3 to 6 seats, with ties, passed deals and
-house rules; and its cost."""
+"""The evening's summary (scoresheet/sheets/summary.py): its figures on known sessions, worked out
+by hand from docs/rules.md (§5.1, C1–C3, D1–D3, G1–G4), at 3 to 6 seats, with ties, passed deals
+and house rules; and its cost."""
 
 import uuid
 from datetime import UTC, datetime, timedelta

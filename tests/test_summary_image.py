@@ -1,6 +1,5 @@
-"""The summary's picture (scoresheet/sheets/summary_image.py): its size, that it is not blank,
-that the
-leader's name is really drawn, that six long names fit, and what its font covers."""
+"""The summary's picture (scoresheet/sheets/summary_image.py): its size, that it is not blank, that
+the leader's name is really drawn, that six long names fit, and what its font covers."""
 
 import io
 

@@ -691,8 +691,7 @@ def test_delete_a_hand_renumbers_the_later_ones(client, sheet4, with_htmx):
     assert shown_totals(page) == totals_of(sheet4)
     # docs/rules.md §4 and §6.4: who dealt each hand is a fact; deleting a hand changes no one's
     # deal. The fifth hand (dealt by Ana: the deal went round once) is now hand 4, still dealt by
-    # Ana,
-    # and the next deal follows it.
+    # Ana, and the next deal follows it.
     assert re.search(r'id="hand-4".*?Ana deals', page, re.S)
     assert "Hand 5: <strong>Ben</strong> deals" in page
     assert "Hand 3 deleted." in page

@@ -1,6 +1,5 @@
-"""The one write path (scoresheet/sheets/writes.py): every change keeps the stored scores equal
-to a
-full re-scoring, and the stored facts (who dealt) never move."""
+"""The one write path (scoresheet/sheets/writes.py): every change keeps the stored scores equal to
+a full re-scoring, and the stored facts (who dealt) never move."""
 
 import uuid
 from decimal import Decimal

@@ -1,6 +1,6 @@
 """The spreadsheet files (scoresheet/files/xlsx.py), read back with openpyxl as a spreadsheet
-program
-would: the CSV's cells one by one, numbers as numbers, text as typed, and the workbook's looks."""
+program would: the CSV's cells one by one, numbers as numbers, text as typed, and the workbook's
+looks."""
 
 import csv
 import io

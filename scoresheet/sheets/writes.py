@@ -1,10 +1,9 @@
 """The one write path: every change to a sheet goes through here, in one transaction.
 
-Each function locks the sheet (its changes happen one at a time, in order), checks the
-idempotency key, the version or the revision it was given, writes the facts, moves the
-sheet's revision on,
-and updates the derived data stored beside the facts: each hand's row of scores and the running
-totals after it, and the sheet's hand count, totals, next dealer and statistics' counters.
+Each function locks the sheet (its changes happen one at a time, in order), checks the idempotency
+key, the version or the revision it was given, writes the facts, moves the sheet's revision on, and
+updates the derived data stored beside the facts: each hand's row of scores and the running totals
+after it, and the sheet's hand count, totals, next dealer and statistics' counters.
 Adding a hand (the usual change) costs the same at any length of session; a correction, a
 deletion, an undo or a change of rules re-scores the sheet from its stored hands.
 

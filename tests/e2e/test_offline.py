@@ -176,11 +176,11 @@ def test_a_live_poll_while_the_queue_is_sent_keeps_the_waiting_rows(open_page, s
         phone.expect_row(number, row)
         phone.expect_totals(NAMES, totals)
     posts, polls = [], []
-    page.route(
+    page.context.route(
         re.compile(r"/hands/new/$"),
         lambda route: posts.append(route) if route.request.method == "POST" else route.continue_(),
     )
-    page.route(
+    page.context.route(
         re.compile(r"/live/\?"), lambda route: route.continue_() if polls else polls.append(route)
     )
     page.context.set_offline(False)
@@ -303,7 +303,7 @@ def test_online_the_row_shows_before_the_server_answers(open_page, sheet):
     page = phone.page
     held = []
     # The server's answer to Save is held back until the row has been checked.
-    page.route(
+    page.context.route(
         "**/hands/new/",
         lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
     )
@@ -335,7 +335,7 @@ def test_a_row_is_shown_once_when_the_hand_is_stored_before_its_answer(open_page
             return
         held.append((route, route.fetch()))
 
-    page.route("**/hands/new/", stored_but_slow)
+    page.context.route("**/hands/new/", stored_but_slow)
     enter(phone, SAMPLE[0][0])
     wait_until(page, lambda: held, "the hand stored")
     assert Hand.objects.filter(sheet=sheet).count() == 1
@@ -384,7 +384,7 @@ def test_a_hand_whose_answer_was_lost_and_that_was_deleted_meanwhile_is_not_stor
             answers.append(response.text())
             route.fulfill(response=response)
 
-    page.route("**/hands/new/", answer_lost)
+    page.context.route("**/hands/new/", answer_lost)
     enter(phone, SAMPLE[0][0])
     for _ in range(100):
         if answers:
@@ -426,7 +426,7 @@ def test_the_server_row_wins_with_a_note(open_page, sheet):
         else:
             route.continue_()
 
-    page.route("**/hands/new/", tampered)
+    page.context.route("**/hands/new/", tampered)
     enter(phone, SAMPLE[0][0])
     phone.expect_confirmed()
     # garde, 2 bouts, 55: made by 14, (25 + 14) × 2 + 20 + 20 = 118 per defender.
@@ -454,8 +454,7 @@ def test_a_passed_deal_offline(open_page, sheet):
 def test_dealer_sits_out_offline(open_page, db):
     """docs/rules.md M1–M2 (§6.5): 5 seats, the dealer sitting out, misère 10: two hands offline.
     The form kept for the first hand leaves out its dealer; the second hand's form leaves out the
-    next
-    dealer and gives the first one back."""
+    next dealer and gives the first one back."""
     names = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
     rules = scoring.Rules(misere=10, dealer_sits_out=True)
     sheet = writes.create_sheet("Cinq", names, 4, rules=rules)
