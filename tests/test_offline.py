@@ -143,7 +143,7 @@ def test_a_hand_form_answers_htmx_with_what_happened(client, htmx, sheet4):
     for _again in range(2):
         stored = htmx.post(new, data)
         assert stored.status_code == 200
-        assert stored["HX-Trigger"] == "hand-stored"
+        assert json.loads(stored["HX-Trigger"]) == {"hand-stored": {}}
     assert sheet4.hands.count() == 1
     hand = sheet4.hands.get()
     edit = f"/s/{sheet4.token}/hands/1/edit/"
@@ -175,7 +175,7 @@ def test_the_queue_is_answered_a_stored_hand_as_data(client, sheet4):
     response = client.post(new, {"key": str(uuid.uuid4()), **HAND_1}, headers=QUEUE)
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert response["HX-Trigger"] == "hand-stored"
+    assert json.loads(response["HX-Trigger"]) == {"hand-stored": {}}
     assert "Accept" in response["Vary"]
     answer = response.json()
     assert answer["outcome"] == "stored"

@@ -21,6 +21,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
+from django_htmx.http import trigger_client_event
 
 from scoresheet.models import Camp, Chelem, Contract
 
@@ -94,12 +95,12 @@ def _as_data(response, data: dict) -> JsonResponse:
 
 
 def stored(request, response, change):
-    """The answer to a hand stored (``change``): ``HX-Trigger: hand-stored`` with the changed
-    regions for htmx; for the queue, that outcome as JSON, with the hand's number, its stored
-    scores, the sheet's revision, and the regions' markup for the page to swap in."""
+    """The answer to a hand stored (``change``): the ``hand-stored`` event (``HX-Trigger``) with
+    the changed regions for htmx; for the queue, that outcome as JSON, with the hand's number, its
+    stored scores, the sheet's revision, and the regions' markup for the page to swap in."""
     if response.status_code != 200:
         return response
-    response["HX-Trigger"] = STORED
+    trigger_client_event(response, STORED)
     patch_vary_headers(response, ["Accept"])
     if not wants_data(request):
         return response
