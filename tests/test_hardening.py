@@ -491,6 +491,9 @@ def test_ivan_and_dotted_capital_ivan_are_two_players(client):
         ("Straße", "STRASSE"),
         ("ﬁfi", "FIFI"),  # NFKC: the ligature is two letters
         ("Ben", "\u202eBen"),  # right-to-left override
+        ("Anna", "\u0410nna"),  # Cyrillic А (UTS #39's confusables)
+        ("Olga", "\u039flga"),  # Greek Ο
+        ("Coco", "\u0421\u043e\u0441\u043e"),  # Cyrillic С, о, с, о
     ],
 )
 def test_look_alike_names_are_one_player(client, first, second):
