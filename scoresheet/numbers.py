@@ -1,8 +1,14 @@
-"""Numbers as the app writes them, the one place that says how, below every page, row, chart
-and picture that shows one: a score with its sign always written (+318, −106, 0), the true
-minus sign (U+2212, never a hyphen), the class a score's sign is shown with, the width class
+"""Numbers as the app writes and reads them, the one place that says how, below every page,
+row, chart and picture that shows one: a score with its sign always written (+318, −106, 0), the
+true minus sign (U+2212, never a hyphen), the class a score's sign is shown with, the width class
 that fits a column of totals, and card points without a useless ".0". Pure Python, as the chart
-that uses it: the language's decimal separator is given by the caller."""
+that uses it: the language's decimal separator is given by the caller.
+
+And the one reader of a whole number a browser sends as text (a seat in a field's name, a
+dealer, a roster player, a revision, a page): ``read``. Every form and view reads one with it,
+and so does ``scoring`` (a seat given as text), so that "²", "١٢", "+1", " 1", "1_0" or 5,000
+digits, which Python's ``int()`` takes or fails on in its own ways, are no number anywhere.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,10 @@ from collections.abc import Iterable
 from decimal import Decimal
 
 MINUS = "\u2212"
+# The most digits ``read`` takes: below 2**31, so that every integer column of either database
+# holds what it reads. A row's id (a BigAutoField) has up to 18: below 2**63.
+DIGITS = 9
+ID_DIGITS = 18
 # The totals bar's classes run from chars-4 (or fewer characters) to chars-9 (or more).
 NARROWEST, WIDEST = 4, 9
 
@@ -49,3 +59,11 @@ def card_points_text(points: Decimal | int | str, decimal_separator: str = ".") 
     if points == points.to_integral():
         return str(points.quantize(Decimal(1)))
     return format(points.normalize(), "f").replace(".", decimal_separator)
+
+
+def read(text: object, digits: int = DIGITS) -> int | None:
+    """A whole number from text a browser (or a file) sends: 1 to ``digits`` ASCII digits and
+    nothing else (no sign, space, underscore or another script's digits); None otherwise."""
+    if not (isinstance(text, str) and 0 < len(text) <= digits):
+        return None
+    return int(text) if text.isascii() and text.isdigit() else None

@@ -8,15 +8,21 @@ club's roster and its session form, both imports):
   Default_Ignorable_Code_Point property: zero-width space and joiners, the combining grapheme
   joiner, variation selectors, tags…), every other format character (bidirectional marks,
   embeddings, overrides) and every control character is removed; spaces are collapsed; NFC.
+  A name of combining marks alone (accents on nothing) is blank.
 - ``checked``: ``clean``, and the one rule for a valid name: not blank, not too long.
-- ``key``: what makes two names the same player, the case-folded NFKC form of the cleaned
-  name. It is computed here, in Python, and stored beside the name (``Seat.key``, unique per
-  sheet; ``ClubPlayer.key``, unique per club), so the database never compares names with rules
-  of its own (PostgreSQL's ``lower()`` and Python's ``casefold()`` disagree on "İ").
+- ``key``: what makes two names the same player: the case-folded NFKC form of the cleaned
+  name, then its confusable skeleton (Unicode's UTS #39, by ICU), so that names that look alike
+  in two scripts are one ("Anna" in Latin letters and "Аnna" with a Cyrillic А; a Greek "Ο" and
+  a Latin "O"). It is computed here, in Python, and stored beside the name (``Seat.key``,
+  unique per sheet; ``ClubPlayer.key``, unique per club), so the database never compares names
+  with rules of its own (PostgreSQL's ``lower()`` and Python's ``casefold()`` disagree on "İ").
+  A change of how it is computed (here, or ICU's data in a new pyicu-wheels) comes with a
+  migration that computes every stored key again, as 0015_name_keys_skeleton does.
 """
 
 import unicodedata
 
+import icu
 import regex
 from django.db import models
 
@@ -33,6 +39,10 @@ _BLANK = regex.compile(f"[{BLANKS}]")
 # package knows it (it follows each Unicode release), any other format character (Cf) and
 # control characters other than whitespace (NUL, ESC…; whitespace becomes a space).
 _UNSEEN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}]|(?!\s)\p{Cc}")
+# Combining marks (accents, and the marks of other scripts) with no letter to sit on.
+_MARKS_ONLY = regex.compile(r"[\p{M}\s]*")
+# UTS #39's skeletons: ICU's checker, read-only once made, so every thread may share it.
+_SPOOF = icu.SpoofChecker()
 
 
 class InvalidName(ValueError):
@@ -54,7 +64,8 @@ def clean(value: str) -> str:
     """A name as it is stored: NFC, what cannot be seen removed, what looks blank a space,
     spaces collapsed; "" when nothing visible is left."""
     # After NFC too: composing may bring pieces together that a removed joiner kept apart.
-    return _visible(unicodedata.normalize("NFC", _visible(value)))
+    name = _visible(unicodedata.normalize("NFC", _visible(value)))
+    return "" if _MARKS_ONLY.fullmatch(name) else name
 
 
 def checked(value: object, length: int = PLAYER_LENGTH, *, blank: bool = False) -> str:
@@ -78,8 +89,23 @@ def checked(value: object, length: int = PLAYER_LENGTH, *, blank: bool = False) 
 
 def key(name: str) -> str:
     """What makes two names the same player: "Chloé" and "CHLOÉ", "ﬁfi" and "FIFI", "Ana"
-    and "Ana" with an invisible or blank-looking character inside or around it."""
-    folded = unicodedata.normalize("NFKC", clean(name)).casefold()
+    and "Ana" with an invisible or blank-looking character inside or around it, "Anna" and
+    "Аnna" (a Cyrillic А). "Chloé" and "Chloe", "İVAN" and "Ivan" stay two."""
+    folded = _folded(clean(name))
+    # UTS #39: two names look alike when their skeletons are equal. A skeleton's prototype may
+    # be a capital ("0" is "O") and is decomposed (NFD): folded again, until nothing moves
+    # (twice at most for any character, tests/test_player_names.py).
+    for _round in range(4):
+        skeleton = _folded(_SPOOF.getSkeleton(0, folded))
+        if skeleton == folded:
+            break
+        folded = skeleton
+    return folded
+
+
+def _folded(name: str) -> str:
+    """NFKC and case folding: "CHLOÉ" is "chloé", "ﬁ" is "fi"."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
     # Case folding can undo NFKC ("ǰ" folds to j + combining caron), and NFKC can make a
     # blank-looking character of another (U+FFA0 → U+3164): once more.
     return _visible(unicodedata.normalize("NFKC", folded))

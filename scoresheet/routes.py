@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from django.urls import URLPattern, path, register_converter
 
+from scoresheet import numbers
+
 READ_ONLY = {"readonly": True}
 
 
@@ -16,9 +18,13 @@ class HandNumber:
     query (a database cannot skip 10**20 rows)."""
 
     regex = "[0-9]{1,9}"
+    digits = numbers.DIGITS
 
     def to_python(self, value: str) -> int:
-        return int(value)
+        number = numbers.read(value, self.digits)
+        if number is None:
+            raise ValueError(value)  # no match: a 404
+        return number
 
     def to_url(self, value: int) -> str:
         return str(value)
@@ -30,8 +36,17 @@ class NightNumber(HandNumber):
     regex = "[0-9]{1,6}"
 
 
+class RowId(HandNumber):
+    """A row's id in a link (a roster player, a club's session): at most 18 digits, as
+    ``numbers.ID_DIGITS`` reads one, where Django's ``int`` takes any number of them."""
+
+    regex = "[0-9]{1,18}"
+    digits = numbers.ID_DIGITS
+
+
 register_converter(HandNumber, "hand")
 register_converter(NightNumber, "night")
+register_converter(RowId, "id")
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from types import MappingProxyType
 
+from scoresheet import numbers
+
 __all__ = [
     "FFT",
     "PLAYERS",
@@ -398,16 +400,14 @@ class Breakdown:
 
 
 def _as_int(value: object) -> int | None:
-    """An int from an int (not a bool) or a string of digits, else None."""
+    """An int from an int (not a bool) or a string of digits (``numbers.read``: "²", "+1",
+    " 1" are none), else None."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        try:
-            return int(value)
-        except ValueError:  # "--4", "²": isdigit() but not an int literal.
-            return None
+    if isinstance(value, str):
+        return numbers.read(value)
     return None
 
 

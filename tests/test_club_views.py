@@ -235,7 +235,11 @@ def test_the_player_page_shows_the_latest_sessions_and_pages_back(client):
 
 
 @pytest.mark.parametrize(
-    "before", ["", "x", "0", "1", "-4", "2.5", "1e3", "46", "9" * 5000, "%00", "26&before=x"]
+    "before",
+    [
+        *["", "x", "0", "1", "-4", "2.5", "1e3", "46", "9" * 5000, "%00", "26&before=x"],
+        *["²", "٢٦", "%2B26", "%2026", "2_6"],
+    ],
 )
 def test_a_bad_before_shows_the_latest_sessions(client, before):
     club = long_club(22, wins=())

@@ -6,17 +6,21 @@ and nothing written where the input is refused. Runs on SQLite and, with
 import io
 import json
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
+from urllib.parse import urlencode
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils.html import escape
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoresheet import player_names, scoring
-from scoresheet.models import Hand, Seat, Sheet
+from scoresheet.clubs import writes as club_writes
+from scoresheet.models import ClubPlayer, Hand, Night, Seat, Sheet, SpentKey
+from scoresheet.nights import writes as night_writes
 from scoresheet.sheets import writes
 from tests.reading import store, table_rows
 
@@ -71,6 +75,210 @@ def test_an_absurd_hand_number_is_404(client, sheet4, action):
     assert client.get(path).status_code == 404
     assert client.post(path, {"key": str(sheet4.hands.get().key)}).status_code == 404
     assert counts() == before
+
+
+# Numbers a browser sends: one reader (numbers.read), ASCII digits only, at most 9 (18 for a
+# row's id). Python's int() refuses over 4,300 digits and takes "²" as isdigit() says but
+# int() does not; it also takes "١٢", "+1", " 1" and "1_0". Each answers 400 with its form or
+# page again, a message naming the field, and nothing stored. Posted as a browser posts a form
+# (urlencoded): a 5,000-digit field name in a multipart body is refused by Django itself.
+
+TAMPERED = ["9" * 5000, "²", "١٢", "+1", " 1", "1_0"]
+FORM = "application/x-www-form-urlencoded"
+
+
+def post_form(client, path, data):
+    return client.post(path, urlencode(data), content_type=FORM)
+
+
+def shown(text):
+    """A value as the form's message quotes it: 12 characters at most."""
+    return text if len(text) <= 12 else text[:11] + "…"
+
+
+def stored():
+    """Everything a probe could have written."""
+    hands = list(Hand.objects.order_by("pk").values_list("key", "dealer", "poignees", "miseres"))
+    roster = list(ClubPlayer.objects.order_by("pk").values_list("name", flat=True))
+    nights = list(Night.objects.order_by("pk").values_list("players", "gone", "drawn", "revision"))
+    return counts(), SpentKey.objects.count(), hands, roster, nights
+
+
+@pytest.mark.parametrize("seat", TAMPERED)
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("poignee", "simple", "Poignée: seat %s is not at the table."),
+        ("misere", "1", "Misère: seat %s is not at the table."),
+    ],
+)
+@pytest.mark.parametrize("with_htmx", [False, True])
+def test_a_seat_that_is_no_number_in_a_field_name_is_a_bad_request(
+    client, make_sheet, seat, field, value, message, with_htmx
+):
+    sheet = make_sheet()
+    writes.change_rules(sheet.token, scoring.Rules(misere=10), sheet.revision)
+    before = stored()
+    headers = {"HTTP_HX_REQUEST": "true"} if with_htmx else {}
+    data = hand_post(**{f"{field}_{seat}": value})
+    response = client.post(url("hand_new", sheet), urlencode(data), FORM, **headers)
+    assert response.status_code == 400
+    assert response.context["form"].non_field_errors() == [message % shown(seat)]
+    assert escape(message % shown(seat)) in response.content.decode()
+    # The form again, as typed.
+    assert response.context["form"]["points"].value() == "50"
+    assert stored() == before
+
+
+@pytest.mark.parametrize("seat", TAMPERED)
+def test_a_seat_that_is_no_number_in_a_preview_is_a_bad_request(client, sheet4, seat):
+    data = hand_post(**{f"poignee_{seat}": "simple"})
+    response = post_form(client, url("hand_preview", sheet4), data)
+    assert response.status_code == 400
+    assert f"Poignée: seat {escape(shown(seat))} is not at the table." in response.content.decode()
+
+
+@pytest.mark.parametrize("seat", ["7", "0" * 5000])
+def test_a_seat_number_not_at_the_table_is_refused_as_before(client, sheet4, seat):
+    # Digits the reader takes (or too many of them) are refused by the rules, not as tampered.
+    before = stored()
+    response = post_form(
+        client, url("hand_new", sheet4), hand_post(**{f"poignee_{seat}": "simple"})
+    )
+    expected = 200 if len(seat) == 1 else 400
+    assert response.status_code == expected
+    assert f"Poignée: seat {shown(seat)} is not at the table." in response.content.decode()
+    assert stored() == before
+
+
+@pytest.mark.parametrize("passed", [False, True])
+@pytest.mark.parametrize("dealer", TAMPERED)
+def test_a_corrected_dealer_that_is_no_number_is_a_bad_request(client, sheet4, dealer, passed):
+    hand = garde_50(sheet4)
+    before = stored()
+    data = hand_post(key=str(hand.key), version="1", points="60", dealer=dealer)
+    if passed:
+        data["passed"] = "1"
+    response = post_form(client, url("hand_edit", sheet4, 1), data)
+    assert response.status_code == 400
+    assert response.context["form"].errors["dealer"] == [
+        "Dealer: choose one of the players at the table."
+    ]
+    assert "Dealer: choose one of the players at the table." in response.content.decode()
+    assert stored() == before
+    hand.refresh_from_db()
+    assert (hand.points, hand.dealer, hand.version, hand.passed) == (50, 0, 1, False)
+
+
+@pytest.mark.parametrize("version", TAMPERED)
+def test_a_version_that_is_no_number_expires_the_correction(client, sheet4, version):
+    hand = garde_50(sheet4)
+    before = stored()
+    data = hand_post(key=str(hand.key), version=version, points="60")
+    response = post_form(client, url("hand_edit", sheet4, 1), data)
+    assert response.status_code == 200
+    assert "This form had expired; check the hand and save it again." in response.content.decode()
+    assert stored() == before
+    hand.refresh_from_db()
+    assert (hand.points, hand.version) == (50, 1)
+
+
+@pytest.fixture
+def club_night(db):
+    club = club_writes.create_club("Le Petit").club
+    names = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Farid", "Gaëlle", "Hugo", "Inès"]
+    night = night_writes.create_night(club, "Vendredi", date(2026, 12, 4), names, 3, 2).night
+    return club, night
+
+
+@pytest.mark.parametrize("player", TAMPERED)
+def test_a_roster_player_that_is_no_number_is_a_bad_request(client, club_night, player):
+    club, _night = club_night
+    before = stored()
+    data = {"action": "rename", "player": player, "name": "Zoé"}
+    response = post_form(client, reverse("club_players", args=[club.token]), data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "Player: choose one of the club&#x27;s players." in page
+    # The roster page again: its forms and its players.
+    assert 'id="rename-' in page
+    assert stored() == before
+
+
+@pytest.mark.parametrize("action", ["leave", "back"])
+@pytest.mark.parametrize("player", TAMPERED)
+def test_a_night_player_that_is_no_number_is_a_bad_request(client, club_night, player, action):
+    club, night = club_night
+    ana = club.players.get(name="Ana")
+    night_writes.leave(club, night, ana.pk)
+    before = stored()
+    data = {"action": action, "player": player}
+    response = post_form(client, reverse("night_players", args=[club.token, night.number]), data)
+    assert response.status_code == 400
+    message = {
+        "leave": "A player leaves: choose one of the night&#x27;s players.",
+        "back": "A player who left comes back: choose one of them.",
+    }[action]
+    page = response.content.decode()
+    assert message in page
+    # The night's page again, with its forms.
+    assert 'name="action" value="join"' in page
+    assert stored() == before
+
+
+@pytest.mark.parametrize("wanted", TAMPERED)
+def test_a_round_that_is_no_number_is_a_bad_request(client, club_night, wanted):
+    club, night = club_night
+    before = stored()
+    path = reverse("night_draw", args=[club.token, night.number])
+    response = post_form(client, path, {"round": wanted})
+    assert response.status_code == 400
+    assert "Round: the round to draw is missing." in response.content.decode()
+    assert stored() == before
+
+
+@pytest.mark.parametrize("revision", TAMPERED)
+def test_a_poll_with_a_revision_that_is_no_number_is_a_bad_request(client, sheet4, revision):
+    response = client.get(url("live", sheet4), {"revision": revision})
+    assert response.status_code == 400
+
+
+@pytest.mark.parametrize("value", TAMPERED)
+@pytest.mark.parametrize("field", ["rounds", "deals", "minutes"])
+def test_a_night_s_count_that_is_no_number_is_refused_naming_the_field(
+    client, club_night, field, value
+):
+    club, _night = club_night
+    before = stored()
+    data = {
+        "name": "Samedi",
+        "date": "2026-12-05",
+        "players": ["Ana", "Ben", "Chloé", "Dan", "Élise", "Farid", "Gaëlle", "Hugo"],
+        "rounds": "5",
+        "deals": "4",
+        "minutes": "30",
+        "key": str(uuid.uuid4()),
+        field: value,
+    }
+    response = client.post(reverse("night_new", args=[club.token]), urlencode(data, True), FORM)
+    assert response.status_code in (200, 422)
+    label = {"rounds": "Rounds:", "deals": "Deals per round:", "minutes": "Minutes per round:"}
+    (error,) = response.context["form"].errors[field]
+    assert error.startswith(label[field])
+    assert stored() == before
+
+
+@pytest.mark.parametrize("pk", ["9" * 5000, "9" * 19, "9" * 18])
+def test_a_row_id_in_a_link_that_is_no_row_is_404(client, club_night, pk):
+    club, _night = club_night
+    before = stored()
+    assert client.get(f"/c/{club.token}/players/{pk}/").status_code == 404
+    assert client.get(f"/cv/{club.view_token}/players/{pk}/").status_code == 404
+    # Detaching a session the club does not count does nothing (as a second tap would); past
+    # 18 digits, the link is no link.
+    detached = client.post(f"/c/{club.token}/sessions/{pk}/detach/").status_code
+    assert detached == (302 if len(pk) == 18 else 404)
+    assert stored() == before
 
 
 # Lone surrogates in a backup: refused with the value escaped, never a 500
@@ -283,6 +491,9 @@ def test_ivan_and_dotted_capital_ivan_are_two_players(client):
         ("Straße", "STRASSE"),
         ("ﬁfi", "FIFI"),  # NFKC: the ligature is two letters
         ("Ben", "\u202eBen"),  # right-to-left override
+        ("Anna", "\u0410nna"),  # Cyrillic А (UTS #39's confusables)
+        ("Olga", "\u039flga"),  # Greek Ο
+        ("Coco", "\u0421\u043e\u0441\u043e"),  # Cyrillic С, о, с, о
     ],
 )
 def test_look_alike_names_are_one_player(client, first, second):

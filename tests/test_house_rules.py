@@ -437,8 +437,12 @@ def test_a_stale_confirmation_shows_the_current_totals_again(client):
     ]
     current = Sheet.objects.get(pk=sheet.pk).revision
     assert f'name="revision" value="{current}"' in page
-    # A confirmation with no revision, or a broken one, is shown the totals too.
-    for revision in ({}, {"revision": "x"}):
+    # A confirmation with no revision, or one no page sends, is a bad request: the totals come
+    # back to confirm again, and nothing changes.
+    for revision in ({}, {"revision": "x"}, {"revision": "²"}, {"revision": "1_0"}):
         response = client.post(url("rules", sheet), {"rounding": "10", "confirm": "1"} | revision)
-        assert "Hands were entered or corrected meanwhile" in text(response)
+        assert response.status_code == 400
+        page = text(response)
+        assert "This form had expired; check the new totals and confirm again." in page
+        assert f'name="revision" value="{current}"' in page
     assert Sheet.objects.get(pk=sheet.pk).game_rules == scoring.FFT

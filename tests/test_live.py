@@ -85,7 +85,7 @@ def test_the_own_save_moves_the_shown_revision(htmx, sheet4):
 
 
 def live_after_change(htmx, sheet, params: dict) -> str:
-    response = htmx.get(reverse("live", args=[sheet.token]), {"revision": "-1", **params})
+    response = htmx.get(reverse("live", args=[sheet.token]), {"revision": "999999999", **params})
     assert response.status_code == 200
     return text(response)
 
@@ -149,7 +149,7 @@ def test_a_poll_naming_no_real_form_is_answered_without_a_notice(htmx, sheet4, p
 def test_the_read_only_page_is_never_told_about_a_form(client, htmx, sheet4):
     save_hand(client, sheet4)
     response = htmx.get(
-        reverse("view_live", args=[sheet4.view_token]), {"revision": "-1", "number": "1"}
+        reverse("view_live", args=[sheet4.view_token]), {"revision": "999999999", "number": "1"}
     )
     assert response.status_code == 200
     assert 'id="stale"' not in text(response)

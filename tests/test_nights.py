@@ -249,6 +249,57 @@ def test_a_player_who_leaves_is_out_and_a_late_arrival_in(client, club):
     assert lines["Ana"].rounds[1] is None
 
 
+def test_a_late_arrival_past_the_night_s_limit_is_refused(client, club):
+    # limits.NIGHT_MOST: a night seats 200 players at most, late arrivals included.
+    night = new_night(club, count=200)
+    roster = club.players.count()
+    url = reverse("night_players", args=[club.token, night.number])
+    response = client.post(url, {"action": "join", "name": "Zoé"}, follow=True)
+    assert "A late arrival: a night seats at most 200 players." in response.content.decode()
+    night.refresh_from_db()
+    assert len(night.players) == 200
+    # Refused whole: the new name did not join the roster either.
+    assert club.players.count() == roster
+    assert not club.players.filter(name="Zoé").exists()
+    # One who left and comes back is no new place: still 200.
+    ana = club.players.get(name="Ana")
+    night_writes.leave(club, night, ana.pk)
+    response = client.post(url, {"action": "join", "name": "Ana"}, follow=True)
+    assert "Added: in the next draws." in response.content.decode()
+    night.refresh_from_db()
+    assert (len(night.players), night.gone) == (200, [])
+
+
+def test_a_late_arrival_takes_the_last_place(club):
+    night = new_night(club, count=199)
+    night_writes.join(club, night, "Zoé")
+    night.refresh_from_db()
+    assert len(night.players) == 200
+    assert club.players.get(name="Zoé").pk in night.players
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_late_arrivals_at_once_for_the_last_place_one_gets_in(concurrent_db):
+    club = club_writes.create_club("Le Petit").club
+    night = new_night(club, count=199)
+    url = reverse("night_players", args=[club.token, night.number])
+    responses = at_once(
+        *(
+            lambda name=name: Client().post(url, {"action": "join", "name": name}, follow=True)
+            for name in ("Zoé", "Yves")
+        )
+    )
+    pages = [response.content.decode() for response in responses]
+    assert [r.status_code for r in responses] == [200, 200]
+    assert sorted("Added: in the next draws." in page for page in pages) == [False, True]
+    assert sum("a night seats at most 200 players." in page for page in pages) == 1
+    night.refresh_from_db()
+    assert len(night.players) == 200
+    # The one refused did not join the roster: 199 and the one who got in.
+    assert club.players.filter(name__in=["Zoé", "Yves"]).count() == 1
+    assert club.players.count() == 200
+
+
 def test_a_round_with_fewer_than_8_present_is_refused(client, club):
     night = new_night(club, count=8)
     ana = club.players.get(name="Ana")

@@ -63,3 +63,43 @@ def test_the_width_class_fits_the_widest_number_as_written(values, expected):
 )
 def test_card_points_have_no_useless_decimal(points, separator, expected):
     assert numbers.card_points_text(points, separator) == expected
+
+
+# Reading: the one reader of a number a browser sends.
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("0", 0),
+        ("7", 7),
+        ("007", 7),
+        ("999999999", 999_999_999),
+        ("1234567890", None),  # ten digits: more than a column holds
+        ("", None),
+        ("²", None),  # isdigit() says yes, int() says no
+        ("١٢", None),  # Arabic-Indic digits: int() reads 12
+        ("１２", None),  # fullwidth digits: int() reads 12
+        ("+1", None),
+        ("-1", None),
+        (" 1", None),
+        ("1 ", None),
+        ("1_0", None),  # int() reads 10
+        ("1.0", None),
+        ("1e3", None),
+        ("9" * 5000, None),  # int() refuses over 4,300 digits
+        (None, None),
+        (7, None),  # text only
+    ],
+)
+def test_a_number_is_read_from_ascii_digits_only(text, expected):
+    assert numbers.read(text) == expected
+
+
+def test_a_row_id_is_read_with_up_to_18_digits():
+    assert numbers.read("9" * 18, numbers.ID_DIGITS) == 10**18 - 1
+    assert numbers.read("9" * 19, numbers.ID_DIGITS) is None
+    assert numbers.read("9" * 18) is None
+    # Both bounds fit the columns they are compared with: 32-bit and 64-bit integers.
+    assert 10**numbers.DIGITS - 1 < 2**31
+    assert 10**numbers.ID_DIGITS - 1 < 2**63

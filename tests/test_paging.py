@@ -52,7 +52,23 @@ def test_earlier_pages_reach_the_first_hand_and_lead_back(client, long_sheet):
     assert re.search(r'id="totals"', first)
 
 
-@pytest.mark.parametrize("before", ["", "0", "1", "-5", "abc", "99999999999999999999"])
+@pytest.mark.parametrize(
+    "before",
+    [
+        "",
+        "0",
+        "1",
+        "-5",
+        "abc",
+        "99999999999999999999",
+        "9" * 5000,
+        "²",
+        "٣١",
+        "%2B31",
+        "%2031",
+        "3_1",
+    ],
+)
 def test_a_page_number_that_is_no_page_shows_the_latest(client, long_sheet, before):
     response = client.get(f"{long_sheet.get_absolute_url()}?before={before}")
     assert response.status_code == 200

@@ -72,7 +72,7 @@ def arguments(route: str, objects: dict) -> dict:
     kwargs = {"token": values["token"]}
     if "<hand:number>" in route or "<night:number>" in route:
         kwargs["number"] = values["number"]
-    if "<int:pk>" in route:
+    if "<id:pk>" in route:
         kwargs["pk"] = values["session"] if "sessions/" in route else objects["player"]
     return kwargs
 

@@ -10,9 +10,9 @@ urlpatterns = [
     path("club/new/", views.club_new, name="club_new"),
     *CLUB.both("", views.club, "club"),
     CLUB.page("players/", views.club_players, "club_players"),
-    *CLUB.both("players/<int:pk>/", views.club_player, "club_player"),
+    *CLUB.both("players/<id:pk>/", views.club_player, "club_player"),
     CLUB.page("new/", views.club_new_sheet, "club_new_sheet"),
     CLUB.page("settings/", views.club_settings, "club_settings"),
     CLUB.page("attach/", views.club_attach, "club_attach"),
-    CLUB.page("sessions/<int:pk>/detach/", views.club_detach, "club_detach"),
+    CLUB.page("sessions/<id:pk>/detach/", views.club_detach, "club_detach"),
 ]

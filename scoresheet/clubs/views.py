@@ -8,6 +8,7 @@ never reach a write (404). A session's own pages never link to its club.
 """
 
 import re
+from http import HTTPStatus
 from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
@@ -247,6 +248,7 @@ def club_players(request, token):
     add_form = PlayerNameForm(prefix="add")
     merge_form = MergeForm(players=players, prefix="merge")
     rename_error = None
+    status = 200
     if request.method == "POST":
         action = request.POST.get("action")
         try:
@@ -259,10 +261,15 @@ def club_players(request, token):
             elif action == "rename":
                 form = PlayerNameForm(request.POST)
                 pk = request.POST.get("player", "")
-                if not form.is_valid():
+                player_id = numbers.read(pk, numbers.ID_DIGITS)
+                if player_id is None:
+                    # A player no page names: the roster again, with why, and nothing renamed.
+                    messages.error(request, _("Player: choose one of the club's players."))
+                    status = HTTPStatus.BAD_REQUEST
+                elif not form.is_valid():
                     rename_error = (pk, form.errors["name"][0])
-                elif pk.isdigit():
-                    change = writes.rename_player(club, int(pk), form.cleaned_data["name"])
+                else:
+                    change = writes.rename_player(club, player_id, form.cleaned_data["name"])
                     if change.done:
                         messages.success(request, _("Renamed %(name)s.") % {"name": change.player})
                     return redirect("club_players", token)
@@ -284,6 +291,9 @@ def club_players(request, token):
                 merge_form.add_error(None, text)
             else:
                 rename_error = (request.POST.get("player", ""), text)
+                if player_id not in {player.pk for player in players}:
+                    # No line of the roster to show it beside (a player merged away meanwhile).
+                    messages.error(request, text)
     context = {
         "club": club,
         "links": club_links(club, False),
@@ -293,7 +303,7 @@ def club_players(request, token):
         "rename_error": rename_error,
         "rename_value": request.POST.get("name", "") if rename_error else "",
     }
-    return render(request, "scoresheet/club_players.html", context)
+    return render(request, "scoresheet/club_players.html", context, status=status)
 
 
 @require_safe
@@ -319,11 +329,8 @@ def club_player(request, token, pk, readonly=False):
 def shown_sessions(request) -> int | None:
     """The ``before`` of a page of a player's earlier sessions (the first, counted from 1,
     it does not show); anything else shows the latest."""
-    try:
-        before = int(request.GET.get("before", ""))
-    except ValueError:
-        return None
-    return before if before > 1 else None
+    before = numbers.read(request.GET.get("before", ""))
+    return before if before is not None and before > 1 else None
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -6,14 +6,14 @@ from django.utils.translation import gettext_lazy as _
 
 from scoresheet import limits, player_names
 from scoresheet.keys import KeyedForm
-from scoresheet.sheets.forms import RulesForm
+from scoresheet.sheets.forms import NumberField, RulesForm
 
 
 def bounded(label, least, most, message, **kwargs):
     """A whole number from ``least`` to ``most``; anything else is refused by ``message``
     (which names the field)."""
     errors = dict.fromkeys(("required", "invalid", "min_value", "max_value"), message)
-    return forms.IntegerField(
+    return NumberField(
         label=label, min_value=least, max_value=most, error_messages=errors, **kwargs
     )
 

@@ -6,6 +6,8 @@ the files' own, ``files/views.py``).
 read-only: the night's page and its screen for a TV or a projector.
 """
 
+from http import HTTPStatus
+
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoresheet import keys
+from scoresheet import keys, numbers
 from scoresheet.clubs import ClubError
 from scoresheet.clubs.views import club_links, get_club
 from scoresheet.models import Club, Night
@@ -156,16 +158,22 @@ def night_live(request, token, number, readonly=False):
     return render(request, f"scoresheet/nights/{template}#live", context)
 
 
+def refused(request, night: Night):
+    """The night's page again, with why (its messages), for a form no page sends: 400."""
+    context = night_context(night, readonly=False)
+    return render(request, "scoresheet/nights/night.html", context, status=HTTPStatus.BAD_REQUEST)
+
+
 @require_POST
 def night_draw(request, token, number):
     """Draw the next round; a double tap or two organisers at once draw it once."""
     night = get_night(token, number)
-    wanted = request.POST.get("round", "")
-    if not (wanted.isascii() and wanted.isdigit() and len(wanted) < 4):
+    wanted = numbers.read(request.POST.get("round", ""), 3)
+    if wanted is None:
         messages.error(request, _("Round: the round to draw is missing."))
-        return redirect("night", token, number)
+        return refused(request, night)
     try:
-        change = writes.draw_round(night.club, night, int(wanted))
+        change = writes.draw_round(night.club, night, wanted)
     except ClubError as error:
         messages.error(request, error.translated(_))
     else:
@@ -184,14 +192,20 @@ def night_players(request, token, number):
     night = get_night(token, number)
     club: Club = night.club
     action = request.POST.get("action")
-    player = request.POST.get("player", "")
+    player = numbers.read(request.POST.get("player", ""), numbers.ID_DIGITS)
+    if action in ("leave", "back") and player is None:
+        if action == "leave":
+            messages.error(request, _("A player leaves: choose one of the night's players."))
+        else:
+            messages.error(request, _("A player who left comes back: choose one of them."))
+        return refused(request, night)
     try:
         if action == "join":
             writes.join(club, night, request.POST.get("name", ""))
             messages.success(request, _("Added: in the next draws."))
-        elif action in ("leave", "back") and player.isascii() and player.isdigit():
+        elif action in ("leave", "back"):
             write = writes.leave if action == "leave" else writes.come_back
-            if write(club, night, int(player)).done:
+            if write(club, night, player).done:
                 messages.success(request, _("Saved: the next draws know it."))
     except ClubError as error:
         messages.error(request, error.translated(_))

@@ -184,14 +184,24 @@ def come_back(club: Club, night: Night, player_id: int) -> NightChange:
 
 
 def join(club: Club, night: Night, name: str) -> NightChange:
-    """A late arrival (a new name joins the roster): in the next draws."""
+    """A late arrival (a new name joins the roster): in the next draws. One who left comes
+    back; a new one is refused once the night seats its most (``limits.NIGHT_MOST``), checked
+    under the club's lock, so that two arriving at once cannot both take the last place."""
     name = clean_player_name(name)
     with transaction.atomic():
         club = locked(club)
         night = _night(club, night)
         (player,) = roster_entries(club, [name])
         if player.pk in night.players and player.pk not in night.gone:
-            raise ClubError(_("%(name)s is already playing tonight."), name=player.name)
+            raise ClubError(
+                _("A late arrival: %(name)s is already playing tonight."), name=player.name
+            )
+        if player.pk not in night.players and len(night.players) >= limits.NIGHT_MOST:
+            # Raised inside the transaction: a name new to the roster is not added either.
+            raise ClubError(
+                _("A late arrival: a night seats at most %(most)s players."),
+                most=limits.NIGHT_MOST,
+            )
         night.players = (
             [*night.players, player.pk] if player.pk not in night.players else night.players
         )

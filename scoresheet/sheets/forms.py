@@ -11,7 +11,7 @@ from django.utils.formats import date_format, localize
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoresheet import player_names, scoring
+from scoresheet import numbers, player_names, scoring
 from scoresheet.keys import KeyedForm
 from scoresheet.models import Camp, Chelem, Contract, Poignee
 
@@ -274,6 +274,19 @@ class PointsField(forms.DecimalField):
         return points
 
 
+class NumberField(forms.IntegerField):
+    """A whole number read as every number a browser sends is (``numbers.read``): ASCII digits
+    only, so "١٢", "+1", " 1" and "1_0", which Django's ``IntegerField`` reads, are invalid."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        number = numbers.read(str(value))
+        if number is None:
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
+
 # The partner field's value for a taker who plays alone.
 ALONE = "alone"
 
@@ -296,7 +309,7 @@ class HandForm(forms.Form):
 
     key = forms.UUIDField(widget=forms.HiddenInput)
     # The version of the hand a correction started from (see Hand.version).
-    version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+    version = NumberField(widget=forms.HiddenInput, required=False, min_value=1)
     taker = SeatField(
         label=_("Taker"),
         coerce=int,
@@ -384,6 +397,9 @@ class HandForm(forms.Form):
         # The seats in the session, and how many of them play this hand.
         self.seat_count = len(self.seats)
         self.players = rules.players(self.seat_count)
+        # A number no page of the app sends (a seat in a field's name, the dealer: "²", "+1", 5,000
+        # digits): the form comes back with why, and the view answers 400 (a bad request).
+        self.tampered = False
         if editing:
             dealer = self._add_dealer_field(dealer)
         self.dealer = dealer
@@ -405,6 +421,9 @@ class HandForm(forms.Form):
         self.conflict = False
         if self.is_bound:
             self._check_hidden_fields()
+            self.tampered = self.tampered or any(
+                numbers.read(seat) is None for _prefix, seat, _value in self._announced()
+            )
 
     def _add_dealer_field(self, dealer: int) -> int:
         """A correction's "dealer" field; the dealer posted, when it is a seat, else ``dealer``."""
@@ -419,10 +438,12 @@ class HandForm(forms.Form):
             widget=forms.Select,
             error_messages=choose(_("Dealer: choose one of the players at the table.")),
         )
-        if self.is_bound:
-            posted = self.data.get("dealer")
-            if str(posted).isdigit() and int(posted) < self.seat_count:
-                return int(posted)
+        if self.is_bound and self.data.get("dealer") not in (None, ""):
+            posted = numbers.read(self.data.get("dealer"))
+            if posted is None:
+                self.tampered = True
+            elif posted < self.seat_count:
+                return posted
         return dealer
 
     def _set_roles(self, names: list[tuple[int, str]]) -> None:
@@ -545,6 +566,7 @@ class HandForm(forms.Form):
             self.add_error(
                 None, gettext("This form had expired; check the hand and save it again.")
             )
+        self._refuse_unread_seats()
         required = ["taker", "contract", "bouts", "points"]
         if "partner" in self.fields:
             required.append("partner")
@@ -564,18 +586,39 @@ class HandForm(forms.Form):
         data["hand"] = hand
         return data
 
+    def _announced(self):
+        """(prefix, seat as sent, value) of every poignée or misère sent with a value."""
+        for name in self.data:
+            prefix, underscore, seat = name.partition("_")
+            if (
+                underscore
+                and prefix in ("poignee", "misere")
+                and self.data.get(name) not in ("", None)
+            ):
+                yield prefix, seat, self.data.get(name)
+
     def unasked(self, prefix: str) -> dict:
         """What was sent for the announcements this table does not ask (``prefix``
         "poignee" or "misere": the dealer who sits out, a seat that is not there, a misère
         when the session plays none), by seat: never dropped, the rules refuse it by name."""
         found = {}
-        for name in self.data:
-            if name.startswith(prefix + "_") and name not in self.fields:
-                value = self.data.get(name)
-                if value not in (None, ""):
-                    seat = name.removeprefix(prefix + "_")
-                    found[int(seat) if seat.isascii() and seat.isdigit() else seat] = value
+        for sent, seat, value in self._announced():
+            number = numbers.read(seat)
+            if sent == prefix and f"{prefix}_{seat}" not in self.fields and number is not None:
+                found[number] = value
         return found
+
+    def _refuse_unread_seats(self) -> None:
+        """A poignée or a misère under a seat that is no number ("poignee_²"): refused by
+        name, whether or not the rest of the hand is there to be checked."""
+        for prefix, seat, _value in self._announced():
+            if numbers.read(seat) is None:
+                shown = seat if len(seat) <= 12 else seat[:11] + "…"
+                if prefix == "poignee":
+                    message = gettext("Poignée: seat %(value)s is not at the table.")
+                else:
+                    message = gettext("Misère: seat %(value)s is not at the table.")
+                self.add_error(None, message % {"value": shown})
 
     def scoring_hand(self) -> scoring.Hand:
         data = self.cleaned_data

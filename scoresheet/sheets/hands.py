@@ -13,7 +13,7 @@ from scoresheet import keys, scoring, theme
 from scoresheet.models import Hand, Sheet
 from scoresheet.sheets import offline, rows, writes
 from scoresheet.sheets.forms import HandForm
-from scoresheet.sheets.offline import CONFLICT, REFUSED
+from scoresheet.sheets.offline import CONFLICT, REFUSED, TAMPERED
 from scoresheet.sheets.views import (
     MAX_NUMBER,
     get_sheet,
@@ -84,6 +84,8 @@ def form_page(request, sheet, form, *, editing=False, number=None, preview=None,
         "dealer": form.seats[form.dealer],
         "preview": preview,
     }
+    if form.tampered:
+        return render(request, template, context, status=TAMPERED)
     # htmx reads why the form came back from the status (the offline queue from the JSON
     # offline.refusal makes of it); a browser's plain form shows the page either way.
     response = render(request, template, context, status=status if request.htmx else 200)
@@ -154,7 +156,7 @@ def hand_new(request, token):
     # first (the deal has moved on since: the next dealer may sit out and be its taker), then
     # refuses the hand with the rules' reasons, which the form shows already.
     hand = None if passed else form.typed_hand
-    if key is None or (hand is None and not passed):
+    if key is None or form.tampered or (hand is None and not passed):
         # Refused: the preview under the form lists the problems too, instead of going blank.
         return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
     try:
@@ -189,6 +191,7 @@ def hand_preview(request, token):
         request,
         "scoresheet/hand_form.html#preview",
         {"sheet": sheet, "form": form, "preview": preview_of(form)},
+        status=TAMPERED if form.tampered else 200,
     )
 
 
@@ -218,7 +221,7 @@ def hand_edit(request, token, number):
     if passed:
         # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
         key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
-        if key is None or form.expired:
+        if key is None or form.expired or form.tampered:
             form.is_valid()
             return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
         hand = None

@@ -73,6 +73,9 @@ SERVICE_WORKER = "scoresheet/sw.js"
 # path"), and never read markup.
 REFUSED = 422
 CONFLICT = 409
+# A form with a number no page of the app sends (a seat in a field's name, the dealer: "²",
+# "+1"): a bad request, for a plain form too; the form comes back with why, and no queue reads it.
+TAMPERED = 400
 STORED = "hand-stored"
 JSON = "application/json"
 # The sheet's revision an answer of the live poll shows (the markup's #live carries it too).

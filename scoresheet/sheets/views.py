@@ -12,14 +12,14 @@ import uuid
 
 import segno
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scoresheet import chart, keys, recent, scoring, stats
+from scoresheet import chart, keys, numbers, recent, scoring, stats
 from scoresheet.models import Club, Sheet
 from scoresheet.sheets import offline, rows, summary, writes
 from scoresheet.sheets.forms import RenameForm, RulesForm, SheetForm
@@ -83,11 +83,8 @@ def seat_names(sheet: Sheet) -> list[str]:
 
 def shown_page(request) -> int | None:
     """The ``before`` of a page of earlier hands: the first hand number it does not show."""
-    try:
-        before = int(request.GET.get("before", ""))
-    except ValueError:
-        return None
-    return before if 1 < before <= MAX_NUMBER else None
+    before = numbers.read(request.GET.get("before", ""))
+    return before if before is not None and 1 < before <= MAX_NUMBER else None
 
 
 def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = None, **extra):
@@ -170,6 +167,10 @@ def live(request, token, readonly=False):
     """Polled by every open sheet while it is visible: 204 (one small query) while the sheet's
     revision is the one the page shows, else the regions a change can move, out of band; the
     revision they show in the ``X-Sheet-Revision`` header (the page reads it, not the markup)."""
+    if "revision" in request.GET and numbers.read(request.GET["revision"]) is None:
+        # A revision no page shows: a bad request, before any query. (The open form the poll
+        # names is only a hint: one that names none is answered without a notice.)
+        return HttpResponseBadRequest()
     lookup = {"view_token": token} if readonly else {"token": token}
     revision = Sheet.objects.filter(**lookup).values_list("revision", flat=True).first()
     if revision is None:
@@ -200,14 +201,9 @@ def stale_form(sheet: Sheet, data) -> dict | None:
         if hand.version != version:
             return {"kind": "changed", "number": hand.number}
         return None
-    number = data.get("number", "")
-    if number.isascii() and number.isdigit() and len(number) < 10:
-        entered = 1 <= int(number) <= sheet.hand_count
-        return (
-            {"kind": "entered", "number": int(number), "next": sheet.hand_count + 1}
-            if entered
-            else None
-        )
+    number = numbers.read(data.get("number", ""))
+    if number is not None and 1 <= number <= sheet.hand_count:
+        return {"kind": "entered", "number": number, "next": sheet.hand_count + 1}
     return None
 
 
@@ -221,14 +217,7 @@ def running_totals(request, token, readonly=False):
 
 def parse_version(data) -> int | None:
     """The version a correction started from, or None when it is not a version."""
-    value = data.get("version", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
-
-
-def parse_revision(data) -> int:
-    """The sheet's revision a page showed; -1 (no revision the sheet has) when it is not one."""
-    value = data.get("revision", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else -1
+    return numbers.read(data.get("version", ""))
 
 
 def parse_key(value) -> uuid.UUID | None:
@@ -249,10 +238,16 @@ def rules(request, token):
     context = {"sheet": sheet, "form": form}
     proposed = form.check_seats(len(sheet.totals)) if form.is_valid() else None
     changed_meanwhile = False
-    if proposed is not None and "confirm" in request.POST:
+    status = 200
+    revision = numbers.read(request.POST.get("revision", ""))
+    if proposed is not None and "confirm" in request.POST and revision is None:
+        # A revision no page sends: nothing changes, the totals come back to confirm again.
+        form.add_error(None, _("This form had expired; check the new totals and confirm again."))
+        status = offline.TAMPERED
+    elif proposed is not None and "confirm" in request.POST:
         # A confirmation applies the totals it showed (its revision), or shows them again.
         try:
-            change = writes.change_rules(token, proposed, parse_revision(request.POST))
+            change = writes.change_rules(token, proposed, revision)
         except (scoring.InvalidRules, writes.HandRefused) as error:
             refused_rules(form, error)
             proposed = None
@@ -267,7 +262,7 @@ def rules(request, token):
             sheet, changed_meanwhile = change.sheet, True
     if proposed is not None:
         context |= compared(sheet, form, proposed, changed_meanwhile)
-    return render(request, "scoresheet/rules.html", context)
+    return render(request, "scoresheet/rules.html", context, status=status)
 
 
 def compared(sheet, form, proposed: scoring.Rules, changed_meanwhile: bool) -> dict:

@@ -40,10 +40,13 @@ const blank = (value) => value === null || value === undefined || value === "";
 // No negative zero in a row: JSON and the page would both read it as 0, but keep it exact.
 const zero = (value) => value + 0;
 
-/** An int from an integer number or a string of ASCII digits (Python's _as_int), else null. */
+/**
+ * An int from an integer number or a string of 1 to 9 ASCII digits and nothing else (Python's
+ * _as_int, numbers.read: no sign, no space), else null.
+ */
 export function asInt(value) {
   if (isInt(value)) return value;
-  if (typeof value === "string" && /^\s*-?\d+\s*$/.test(value)) return parseInt(value, 10);
+  if (typeof value === "string" && /^[0-9]{1,9}$/.test(value)) return parseInt(value, 10);
   return null;
 }
 
