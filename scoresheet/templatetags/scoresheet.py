@@ -11,7 +11,7 @@ from django.utils import formats
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
-from scoresheet import numbers, scoring
+from scoresheet import numbers, player_names, scoring
 from scoresheet.models import Chelem
 
 register = template.Library()
@@ -22,6 +22,8 @@ register.filter("signed", numbers.signed)
 register.filter("minus", numbers.minus)
 register.filter("sign_class", numbers.sign_class)
 register.filter("width_class", numbers.width_class)
+# The names of a table as its narrow places show them: "Cécile R.", "Jean-Baptiste".
+register.filter("short_names", player_names.short)
 
 
 @register.filter
