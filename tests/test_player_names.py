@@ -278,9 +278,15 @@ def test_the_migration_computes_every_key_again_and_keeps_look_alikes_apart():
         (["Cécile", "Cécile Roux", "Bob"], ["Cécile", "Cécile R.", "Bob"]),
         # Told apart by the key, not by the case; the initial is a whole letter as seen.
         (["émile Zola", "Émile Ébert", "Léa"], ["émile Z.", "Émile É.", "Léa"]),
-        (["Anne-Sophie", "Jean-Baptiste", "Maximilien"], ["Anne-Sophie", "Jean-Baptiste", "Maximilien"]),
+        (
+            ["Anne-Sophie", "Jean-Baptiste", "Maximilien"],
+            ["Anne-Sophie", "Jean-Baptiste", "Maximilien"],
+        ),
         # Three words: the initial of the second.
-        (["Marie de la Tour", "Marie Dupont", "Paul Durand"], ["Marie de la Tour", "Marie Dupont", "Paul"]),
+        (
+            ["Marie de la Tour", "Marie Dupont", "Paul Durand"],
+            ["Marie de la Tour", "Marie Dupont", "Paul"],
+        ),
     ],
 )
 def test_short_names_tell_the_players_of_a_table_apart(names, shown):
