@@ -1,13 +1,15 @@
 """Numbers as the app writes them, the one place that says how, below every page, row, chart
 and picture that shows one: a score with its sign always written (+318, −106, 0), the true
 minus sign (U+2212, never a hyphen), the class a score's sign is shown with, the width class
-that fits a column of totals, and card points without a useless ".0". Pure Python, as the chart
-that uses it: the language's decimal separator is given by the caller."""
+that fits a column of totals, card points without a useless ".0", and the one rounding of every
+percentage and average the app shows (``rounded``, ``ratio``, ``percent``: half up, 12.5 % is
+13 %). Pure Python, as the chart that uses it: the language's decimal separator is given by the
+caller."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 MINUS = "\u2212"
 # The totals bar's classes run from chars-4 (or fewer characters) to chars-9 (or more).
@@ -49,3 +51,27 @@ def card_points_text(points: Decimal | int | str, decimal_separator: str = ".") 
     if points == points.to_integral():
         return str(points.quantize(Decimal(1)))
     return format(points.normalize(), "f").replace(".", decimal_separator)
+
+
+def rounded(value: Decimal | int | float, places: int = 0) -> int | float:
+    """``value`` to ``places`` decimals, a half away from zero (12.5 → 13, −0.25 → −0.3):
+    as a person rounds, the same on every page and in every file. An int for whole numbers,
+    else a float that holds the rounded decimal (12.4), for the pages and spreadsheets."""
+    step = Decimal(1).scaleb(-places)
+    exact = (value if isinstance(value, Decimal) else Decimal(value)).quantize(
+        step, rounding=ROUND_HALF_UP
+    )
+    return int(exact) if places == 0 else float(exact)
+
+
+def ratio(part: int | float, whole: int | float, places: int = 0) -> int | float | None:
+    """``part / whole`` rounded as ``rounded`` does, the division exact (no float on the way);
+    None when ``whole`` is 0 (no hand to average over)."""
+    if not whole:
+        return None
+    return rounded(Decimal(part) / Decimal(whole), places)
+
+
+def percent(part: int, whole: int) -> int | None:
+    """``part`` in percent of ``whole``, to the unit: 1 of 8 is 13 (12.5, half up)."""
+    return ratio(100 * part, whole)
