@@ -43,6 +43,7 @@ SHELL = [
     "scoresheet/running.js",
     "scoresheet/share.js",
     "scoresheet/steps.js",
+    "scoresheet/theme.js",
     "scoresheet/totals.js",
     "scoresheet/upload.js",
     "scoresheet/wake.js",
