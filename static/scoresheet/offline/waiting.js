@@ -11,6 +11,7 @@ import { format, texts } from "./texts.js";
 function rowElement(row) {
   const element = rowFrom(document.getElementById("row-template"), row, {
     names: state.names,
+    shortNames: state.short_names,
     players: state.players,
     texts,
     sitsOut: Boolean(rules && rules.dealer_sits_out),
