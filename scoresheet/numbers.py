@@ -1,8 +1,10 @@
 """Numbers as the app writes and reads them, the one place that says how, below every page,
 row, chart and picture that shows one: a score with its sign always written (+318, −106, 0), the
 true minus sign (U+2212, never a hyphen), the class a score's sign is shown with, the width class
-that fits a column of totals, and card points without a useless ".0". Pure Python, as the chart
-that uses it: the language's decimal separator is given by the caller.
+that fits a column of totals, card points without a useless ".0", and the one rounding of every
+percentage and average the app shows (``rounded``, ``ratio``, ``percent``: half up, 12.5 % is
+13 %). Pure Python, as the chart that uses it: the language's decimal separator is given by the
+caller.
 
 And the one reader of a whole number a browser sends as text (a seat in a field's name, a
 dealer, a roster player, a revision, a page): ``read``. Every form and view reads one with it,
@@ -13,7 +15,7 @@ digits, which Python's ``int()`` takes or fails on in its own ways, are no numbe
 from __future__ import annotations
 
 from collections.abc import Iterable
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 MINUS = "\u2212"
 # The most digits ``read`` takes: below 2**31, so that every integer column of either database
@@ -67,3 +69,27 @@ def read(text: object, digits: int = DIGITS) -> int | None:
     if not (isinstance(text, str) and 0 < len(text) <= digits):
         return None
     return int(text) if text.isascii() and text.isdigit() else None
+
+
+def rounded(value: Decimal | int | float, places: int = 0) -> int | float:
+    """``value`` to ``places`` decimals, a half away from zero (12.5 → 13, −0.25 → −0.3):
+    as a person rounds, the same on every page and in every file. An int for whole numbers,
+    else a float that holds the rounded decimal (12.4), for the pages and spreadsheets."""
+    step = Decimal(1).scaleb(-places)
+    exact = (value if isinstance(value, Decimal) else Decimal(value)).quantize(
+        step, rounding=ROUND_HALF_UP
+    )
+    return int(exact) if places == 0 else float(exact)
+
+
+def ratio(part: int | float, whole: int | float, places: int = 0) -> int | float | None:
+    """``part / whole`` rounded as ``rounded`` does, the division exact (no float on the way);
+    None when ``whole`` is 0 (no hand to average over)."""
+    if not whole:
+        return None
+    return rounded(Decimal(part) / Decimal(whole), places)
+
+
+def percent(part: int, whole: int) -> int | None:
+    """``part`` in percent of ``whole``, to the unit: 1 of 8 is 13 (12.5, half up)."""
+    return ratio(100 * part, whole)

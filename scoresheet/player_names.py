@@ -18,6 +18,8 @@ club's roster and its session form, both imports):
   with rules of its own (PostgreSQL's ``lower()`` and Python's ``casefold()`` disagree on "İ").
   A change of how it is computed (here, or ICU's data in a new pyicu-wheels) comes with a
   migration that computes every stored key again, as 0015_name_keys_skeleton does.
+- ``short``: the names of one table as narrow places show them (the totals bar, the dealer
+  line): each the shortest form that tells its player apart there.
 """
 
 import unicodedata
@@ -109,6 +111,42 @@ def _folded(name: str) -> str:
     # Case folding can undo NFKC ("ǰ" folds to j + combining caron), and NFKC can make a
     # blank-looking character of another (U+FFA0 → U+3164): once more.
     return _visible(unicodedata.normalize("NFKC", folded))
+
+
+def _forms(name: str) -> tuple[str, str, str]:
+    """A name's shorter forms, shortest first: the first name ("Jean-Baptiste"), the first name
+    and the initial of the next word ("Cécile R."), the whole name."""
+    words = name.split(" ")
+    if len(words) == 1:
+        return (name, name, name)
+    # The initial is the next word's first character as it is seen (a grapheme: "É", "Ł").
+    initial = regex.match(r"\X", words[1]).group()
+    return (words[0], f"{words[0]} {initial}.", name)
+
+
+def short(names: list[str]) -> list[str]:
+    """The shortest form of each name that no other player at the table shows: the first name,
+    else the first name and the initial ("Cécile R.", "Cécile M."), else the whole name; two
+    forms are the same when their ``key`` is ("cécile" and "Cécile")."""
+    forms = [_forms(name) for name in names]
+    levels = [0] * len(names)
+    while True:
+        shown: dict[str, list[int]] = {}
+        for seat, level in enumerate(levels):
+            shown.setdefault(key(forms[seat][level]), []).append(seat)
+        # Every player who shows what another shows takes a longer form; the whole names of a
+        # table differ (``Seat.key`` is unique per sheet), so this ends.
+        longer = [
+            seat
+            for seats in shown.values()
+            if len(seats) > 1
+            for seat in seats
+            if levels[seat] < 2
+        ]
+        if not longer:
+            return [forms[seat][level] for seat, level in enumerate(levels)]
+        for seat in longer:
+            levels[seat] += 1
 
 
 def encodable(text: str) -> str:

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 
+from scoresheet import numbers
 from scoresheet.scoring import Camp, Chelem, Contract, Poignee
 from scoresheet.tally import Row
 
@@ -52,16 +52,6 @@ CONTRACT_LABELS = {
 MADE_CHELEMS = (Chelem.ANNOUNCED_MADE, Chelem.UNANNOUNCED_MADE)
 
 
-def _average(total: int, count: int) -> int | None:
-    if not count:
-        return None
-    return int((Decimal(total) / count).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-def _percent(part: int, whole: int) -> int | None:
-    return _average(100 * part, whole)
-
-
 @dataclass(frozen=True)
 class ContractRecord:
     """How often a player took one contract and made it."""
@@ -85,7 +75,7 @@ class ContractRecord:
 
     @property
     def percent(self) -> int | None:
-        return _percent(self.made, self.taken)
+        return numbers.percent(self.made, self.taken)
 
 
 @dataclass(frozen=True)
@@ -122,15 +112,15 @@ class PlayerStats:
     @property
     def percent(self) -> int | None:
         """Contracts made, in percent of those taken; None when the player never took."""
-        return _percent(self.made, self.taken)
+        return numbers.percent(self.made, self.taken)
 
     @property
     def taker_average(self) -> int | None:
-        return _average(self.taker_total, self.taken)
+        return numbers.ratio(self.taker_total, self.taken)
 
     @property
     def defender_average(self) -> int | None:
-        return _average(self.defender_total, self.defended)
+        return numbers.ratio(self.defender_total, self.defended)
 
     @property
     def poignees_shown(self) -> int:

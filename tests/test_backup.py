@@ -378,7 +378,7 @@ def test_messages_are_in_the_language_of_the_request(make_backup):
     data["hands"][2]["bouts"] = 7
     with translation.override("fr"), pytest.raises(backup.BackupError) as refused:
         backup.read(json.dumps(data))
-    assert refused.value.message == "Donne 3 : Bouts : l’attaque a 0, 1, 2 ou 3 bouts."
+    assert refused.value.message == "Donne 3\u00a0: Bouts\u00a0: l’attaque a 0, 1, 2 ou 3 bouts."
     with translation.override("en"), pytest.raises(backup.BackupError) as refused:
         backup.read(json.dumps(data))
     assert refused.value.message == "Hand 3: Bouts: the attack holds 0, 1, 2 or 3 bouts."

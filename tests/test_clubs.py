@@ -2,6 +2,7 @@
 rating, the roster's renames and merges. Expected values are worked out from docs/rules.md by
 hand."""
 
+import re
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -485,3 +486,24 @@ def test_a_merge_costs_the_same_at_two_sizes():
         counts.append(len(captured))
         assert lines(clubs.standings(club))["Ana"].sessions == size
     assert counts[0] == counts[1], counts
+
+
+def test_the_standings_and_the_summary_show_one_of_eight_alike(client):
+    """Ana takes all 8 hands and makes one: 1 of 8 is 12.5 %, which both pages show as 13 %
+    (half up, numbers.percent). Python's round() made it 12 % in the standings (half to even).
+    Made: garde 2 bouts 51 (docs/rules.md E1). Lost: prise 1 bout 41, lost by 10."""
+    club = club_writes.create_club("Le mardi").club
+    made = scoring.Hand(4, 0, "garde", 2, 51)
+    lost = scoring.Hand(4, 0, "prise", 1, 41)
+    hands = [(number % 4, made if number == 0 else lost) for number in range(8)]
+    sheet = session(club, ["Ana", "Ben", "Chloé", "Dan"], hands, "2026-04-07")
+
+    assert lines(clubs.standings(club))["Ana"].share_made == 13
+    summary = client.get(f"/s/{sheet.token}/summary/", headers={"accept-language": "en"})
+    assert "Ana: 8 hands, 13% made" in summary.content.decode()
+    page = client.get(club.get_absolute_url(), headers={"accept-language": "en"}).content.decode()
+    row = re.search(r'<th scope="row"><a [^>]*>Ana</a></th>(.*?)</tr>', page, re.S).group(1)
+    cells = re.findall(r"<td[^>]*>([^<]*)", row)
+    columns = [key for key, _attribute in clubs.COLUMNS]
+    assert cells[columns.index("made")].strip() == "13"
+    assert cells[columns.index("taken")].strip() == "8"

@@ -77,7 +77,7 @@ def test_a_refused_half_point_is_written_with_the_locales_comma():
     with translation.override("fr"):
         form = hand_form({"taker": 0, "contract": "prise", "bouts": 1, "points": "40,5"})
         assert not form.is_valid()
-        assert form.errors["points"] == ["Points : pas de demi-point à 4 joueurs (40,5)."]
+        assert form.errors["points"] == ["Points\u00a0: pas de demi-point à 4 joueurs (40,5)."]
 
 
 def test_points_above_91_name_the_field():

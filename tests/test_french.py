@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoresheet import scoring
+from scoresheet import scoring, typography
 from scoresheet.sheets import writes
 
 pytestmark = pytest.mark.django_db
@@ -78,3 +78,52 @@ def test_the_french_catalogue_writes_apostrophes_and_decimals_the_french_way():
     assert len(texts) > 400
     assert [text for text in texts if "'" in text] == []
     assert [text for text in texts if re.search(r"\b\d+\.\d\b", text)] == []
+
+
+NBSP = "\u00a0"
+
+
+def test_the_french_catalogue_puts_a_no_break_space_before_a_high_sign():
+    """French typography (scoresheet/typography.py): a no-break space before ; : ! ? and %, and
+    inside « », in every message, its placeholders written out ("%(percent)s %%" is "1 %")."""
+    mo = Path(__file__).resolve().parent.parent / "locale/fr/LC_MESSAGES/django.mo"
+    with mo.open("rb") as file:
+        catalog = gettext.GNUTranslations(file)._catalog
+    texts = [text for key, text in catalog.items() if key and isinstance(text, str)]
+    written = [re.sub(r"%\(\w+\)[sd]", "1", text).replace("%%", "%") for text in texts]
+    assert [text for text in written if typography.french(text) != text] == []
+    # The signs are there to be spaced: the check reads the messages that have them.
+    assert sum(f"{NBSP}:" in text for text in written) > 100
+    assert any(f"1{NBSP}%" in text for text in written)
+    assert any(f"«{NBSP}" in text for text in written)
+
+
+def test_the_text_the_pages_write_is_spaced_the_french_way(french):
+    """The summary's "Took the most" and chelems, the printed sheet's final standings, a misère
+    in a hand's formula, the share text's title: in French, no-break spaces where the page puts
+    ; and : around the translated words (the issue's "0 % réussies; Jérôme")."""
+    rules = scoring.Rules(misere=10)
+    names = ["Ana", "Ben", "Chloé", "Dan"]
+    made = scoring.Hand(4, 0, "garde", 2, 51, miseres={2: 1})
+    lost = scoring.Hand(4, 1, "prise", 1, 41)
+    chelem = scoring.Hand(4, 0, "garde", 3, 91, chelem="unannounced_made")
+    hands = [(None, made), (None, lost), (None, chelem), (None, lost)]
+    sheet = writes.create_sheet("Jeudi", names, 0, rules=rules, hands=hands)
+
+    summary = page(french.get(reverse("summary", args=[sheet.token])))
+    # Ana took 2 and made 2, Ben took 2 and made none (the two who took the most).
+    assert (
+        f"Ana{NBSP}: 2 donnes, 100{NBSP}% réussies{NBSP}; Ben{NBSP}: 2 donnes, 0{NBSP}% réussies"
+        in summary
+    )
+    assert f"1{NBSP}: donne 3" in summary
+    assert f"Jeudi{NBSP}: les résultats" in summary
+    # Nowhere in the page's text a sign that ends a phrase without its space.
+    text = re.sub(r"<[^>]*>", "", summary[summary.index("<main") : summary.index("</main>")])
+    assert re.findall(r".{0,20}[^\s\u00a0][;:!?](?=\s|$).{0,10}", text) == []
+    printed = b"".join(french.get(reverse("print_sheet", args=[sheet.token])).streaming_content)
+    printed = printed.decode()
+    assert f"Classement final{NBSP}: 1." in printed
+    sheet_page = page(french.get(sheet.get_absolute_url()))
+    # Hand 1: (25 + 10) × 2 = 70 per defender (docs/rules.md E1), then Chloé's misère.
+    assert f"par défenseur</span>{NBSP}; 10 misère × 3 (Chloé)</p>" in sheet_page

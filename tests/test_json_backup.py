@@ -120,4 +120,4 @@ def test_a_refusal_is_translated():
     data = {"format": "tarot-scoresheet/1", "name": "Vendredi"}
     with translation.override("fr"), pytest.raises(json_backup.BackupError) as refused:
         session_backup.SHAPE.check(data)
-    assert refused.value.message == "La sauvegarde n’a pas de « created »."
+    assert refused.value.message == "La sauvegarde n’a pas de «\u00a0created\u00a0»."

@@ -22,6 +22,7 @@ LAYERS = {
         "models",
         "bulk",
         "player_names",
+        "typography",
         "keys",
         "recent",
         "filenames",

@@ -103,3 +103,34 @@ def test_a_row_id_is_read_with_up_to_18_digits():
     # Both bounds fit the columns they are compared with: 32-bit and 64-bit integers.
     assert 10**numbers.DIGITS - 1 < 2**31
     assert 10**numbers.ID_DIGITS - 1 < 2**63
+
+
+# One rounding for every percentage and average the app shows: a half goes away from zero, as a
+# person rounds (Python's round() takes it to the even neighbour: round(12.5) == 12).
+@pytest.mark.parametrize(
+    ("part", "whole", "places", "expected"),
+    [
+        (100, 8, 0, 13),  # 1 of 8 in percent: 12.5 → 13
+        (300, 8, 0, 38),  # 37.5 → 38
+        (100, 3, 0, 33),  # 33.33… → 33
+        (200, 3, 0, 67),  # 66.66… → 67
+        (-25, 2, 0, -13),  # −12.5 → −13, away from zero
+        (5, 4, 1, 1.3),  # 1.25 → 1.3 (round(1.25, 1) is 1.2)
+        (9, 8, 1, 1.1),  # 1.125 → 1.1
+        (-525, 8, 1, -65.6),  # −65.625 → −65.6
+        (1, 40, 1, 0.0),  # 0.025 → 0.0
+        (3, 40, 1, 0.1),  # 0.075 → 0.1
+        (7, 0, 0, None),  # nothing to average over
+    ],
+)
+def test_ratio_rounds_a_half_up(part, whole, places, expected):
+    assert numbers.ratio(part, whole, places) == expected
+
+
+def test_percent_and_rounded():
+    assert numbers.percent(1, 8) == 13
+    assert numbers.percent(0, 0) is None
+    assert numbers.rounded(0.25, 1) == 0.3
+    assert numbers.rounded(-0.25, 1) == -0.3
+    assert numbers.rounded(2.5) == 3
+    assert isinstance(numbers.rounded(2.5), int)

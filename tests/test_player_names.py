@@ -443,3 +443,34 @@ def test_the_skeleton_migration_keeps_look_alikes_stored_before_it(client):
         "ben",
         "dan",
     ]
+
+
+# The names of one table as the totals bar shows them: the shortest form no other player there
+# shows (first name; first name and initial; the whole name), worked out by hand.
+@pytest.mark.parametrize(
+    ("names", "shown"),
+    [
+        (
+            ["Cécile Roux", "Cécile Martin", "Jean-Baptiste Côté", "Maëlle Durand", "Zoé"],
+            ["Cécile R.", "Cécile M.", "Jean-Baptiste", "Maëlle", "Zoé"],
+        ),
+        # The same initial: only the whole names tell them apart.
+        (["Cécile Roux", "Cécile Rivière", "Ana"], ["Cécile Roux", "Cécile Rivière", "Ana"]),
+        # A first name alone, and the same first name with more: "Cécile" stays as it is.
+        (["Cécile", "Cécile Roux", "Bob"], ["Cécile", "Cécile R.", "Bob"]),
+        # Told apart by the key, not by the case; the initial is a whole letter as seen.
+        (["émile Zola", "Émile Ébert", "Léa"], ["émile Z.", "Émile É.", "Léa"]),
+        (
+            ["Anne-Sophie", "Jean-Baptiste", "Maximilien"],
+            ["Anne-Sophie", "Jean-Baptiste", "Maximilien"],
+        ),
+        # Three words: the initial of the second.
+        (
+            ["Marie de la Tour", "Marie Dupont", "Paul Durand"],
+            ["Marie de la Tour", "Marie Dupont", "Paul"],
+        ),
+    ],
+)
+def test_short_names_tell_the_players_of_a_table_apart(names, shown):
+    assert player_names.short(names) == shown
+    assert len({player_names.key(name) for name in shown}) == len(names)

@@ -32,7 +32,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from scoresheet import chart, player_names, scoring, stats
+from scoresheet import chart, numbers, player_names, scoring, stats
 from scoresheet.clubs import ClubError, results
 from scoresheet.models import Club, ClubPlayer, ClubResult, ClubSheet
 
@@ -123,19 +123,21 @@ class Standing:
     sigma: float = 0.0
     leads: set = field(default_factory=set)
 
+    # Rounded as every figure the app shows is (numbers.ratio: half up), so that the same hands
+    # give the same figure here and on a session's summary and statistics.
     @property
     def per_hand(self) -> float | None:
-        return round(self.points / self.hands, 1) if self.hands else None
+        return numbers.ratio(self.points, self.hands, 1)
 
     @property
     def share_made(self) -> int | None:
         """Hands made, in percent of hands taken."""
-        return round(100 * self.made / self.taken) if self.taken else None
+        return numbers.percent(self.made, self.taken)
 
     @property
     def average_contract(self) -> float | None:
         """The mean multiplier of the contracts taken."""
-        return round(self.multipliers / self.taken, 1) if self.taken else None
+        return numbers.ratio(self.multipliers, self.taken, 1)
 
 
 # The standings' columns: (key, attribute); the page and the CSV label them.
@@ -258,7 +260,7 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
                 setattr(line, name, figures[name])
             if player.last_mu is not None:
                 line.mu, line.sigma = player.last_mu, player.last_sigma
-            line.rating = round(line.mu - 3 * line.sigma, 1)
+            line.rating = numbers.rounded(line.mu - 3 * line.sigma, 1)
         rows.append(line)
     mark_leaders([row for row in rows if row.sessions])
     result = Standings(club, period, rows, _club_sheets(club, period).count())

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from django.utils.translation import gettext
 
-from scoresheet import scoring
+from scoresheet import scoring, typography
 from scoresheet.files import csv_text
 from scoresheet.files.json_backup import card_points_as_json
 from scoresheet.files.session_backup import CHUNK, by_seat
@@ -76,15 +76,19 @@ def csv_line(values: tuple, names: list[str], alone: bool, words: CsvWords) -> l
         card_points_as_json(hand["points"]),
         (words.made if made else words.lost) % {"diff": diff},
         words.camps[petit] if petit else "",
-        "; ".join(
-            f"{names[int(seat)]}: {POIGNEE_LABELS[size]}"
-            for seat, size in by_seat(hand["poignees"]).items()
+        typography.spaced(
+            "; ".join(
+                f"{names[int(seat)]}: {POIGNEE_LABELS[size]}"
+                for seat, size in by_seat(hand["poignees"]).items()
+            )
         ),
         chelems_text(hand["chelem"], hand["defence_chelem"], words),
-        "; ".join(
-            f"{names[int(seat)]}: {count}"
-            for seat, count in by_seat(hand["miseres"]).items()
-            if count
+        typography.spaced(
+            "; ".join(
+                f"{names[int(seat)]}: {count}"
+                for seat, count in by_seat(hand["miseres"]).items()
+                if count
+            )
         ),
     ]
 
@@ -123,7 +127,7 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
 def rules_text(rules: scoring.Rules) -> str:
     """The CSV's rules line: "FFT", or the house rules in words."""
     words = [gettext(rule) for rule in rules.describe()] or ["FFT"]
-    return "; ".join(words)
+    return typography.spaced("; ".join(words))
 
 
 def csv_lines(sheet: Sheet) -> Iterator[str]:

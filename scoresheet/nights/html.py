@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from scoresheet import typography
 from scoresheet.numbers import minus
 
 
@@ -113,7 +114,8 @@ def earlier_rounds(tables, current: int, readonly: bool) -> SafeString:
         names = _names(table)
         if table.sheet is not None:
             names = f'<a href="{escape(_sheet_url(table, readonly))}">{names}</a>'
-        parts.append(f"<li>{_title(table)}: {names} ({table.deals}/{table.planned})</li>")
+        line = f"{_title(table)}: {names} ({table.deals}/{table.planned})"
+        parts.append(f"<li>{typography.spaced(line)}</li>")
     if shown is not None:
         parts.append("</ul>")
     return mark_safe("".join(parts))

@@ -23,6 +23,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 from django_htmx.http import trigger_client_event
 
+from scoresheet import player_names
 from scoresheet.models import Camp, Chelem, Contract
 
 # The files every page needs, kept by the service worker when it installs: htmx, every module
@@ -43,6 +44,7 @@ SHELL = [
     "scoresheet/running.js",
     "scoresheet/share.js",
     "scoresheet/steps.js",
+    "scoresheet/theme.js",
     "scoresheet/totals.js",
     "scoresheet/upload.js",
     "scoresheet/wake.js",
@@ -245,6 +247,9 @@ def sheet_state(sheet, names: list[str], readonly: bool = False) -> dict:
         "token": None if readonly else sheet.token,
         "hand_url": None if readonly else reverse("hand_new", args=[sheet.token]),
         "names": names,
+        # As the totals bar and its dealer line show them ("Cécile R."): never worked out again
+        # in the browser.
+        "short_names": player_names.short(names),
         "rules": rules.to_data(),
         "players": rules.players(seats),
         "totals": list(sheet.totals) or [0] * seats,

@@ -20,17 +20,19 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoresheet import numbers, scoring, tally
+from scoresheet import numbers, player_names, scoring, tally
 from scoresheet.models import Camp, Chelem, Contract
 
 
 @dataclass(frozen=True)
 class Cell:
-    """A seat's score in the row; ``out`` when the seat sits the hand out."""
+    """A seat's score in the row; ``out`` when the seat sits the hand out; ``short``: the seat's
+    name as the table's narrow places show it (at large text, above its score)."""
 
     name: str
     score: int
     out: bool
+    short: str = ""
 
     @property
     def sign(self) -> str:
@@ -121,8 +123,10 @@ def build(
         dealt = _("%(name)s deals and sits out") % {"name": _name(names, line.dealer)}
     else:
         dealt = _("%(name)s deals") % {"name": _name(names, line.dealer)}
+    shorts = player_names.short(names)
     cells = tuple(
-        Cell(_name(names, seat), score, seat == out) for seat, score in enumerate(line.scores)
+        Cell(_name(names, seat), score, seat == out, _name(shorts, seat))
+        for seat, score in enumerate(line.scores)
     )
     common = {
         "number": line.number,

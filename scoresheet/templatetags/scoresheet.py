@@ -11,7 +11,7 @@ from django.utils import formats
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
-from scoresheet import numbers, scoring
+from scoresheet import numbers, player_names, scoring, typography
 from scoresheet.models import Chelem
 
 register = template.Library()
@@ -22,6 +22,22 @@ register.filter("signed", numbers.signed)
 register.filter("minus", numbers.minus)
 register.filter("sign_class", numbers.sign_class)
 register.filter("width_class", numbers.width_class)
+# The names of a table as its narrow places show them: "Cécile R.", "Jean-Baptiste".
+register.filter("short_names", player_names.short)
+
+
+@register.filter
+def name_class(name: str) -> str:
+    """The class that lets a name of the totals bar shrink to its column before it is cut
+    (app.css): " name-8" to " name-16" by its length (after the element's first class), none
+    for the shortest."""
+    length = len(name)
+    return f" name-{min(length, 16)}" if length > 7 else ""
+
+
+# What a template writes around its words, typeset for the page's language ({% filter spaced %}:
+# "13 % réussies ; Ben" in French).
+register.filter("spaced", typography.spaced, is_safe=True)
 
 
 @register.filter

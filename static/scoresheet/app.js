@@ -38,6 +38,7 @@ const BEHAVIOURS = [
   ["[data-entry]", () => import("./back.js")],
   ["[data-entry], [data-step]", () => import("./steps.js")],
   ["[data-running-switch]", () => import("./running.js")],
+  ["[data-theme-form]", () => import("./theme.js")],
   ["[data-wake]", () => import("./wake.js")],
   ["[data-copy]", () => import("./copy.js")],
   ["[data-share], [data-print]", () => import("./share.js")],
@@ -71,7 +72,8 @@ document.addEventListener("htmx:confirm", (event) => {
   event.preventDefault();
   load().then(() => event.detail.issueRequest(true));
 });
-const CONTROLS = "[data-wake], [data-copy], [data-share], [data-print], [data-running-switch], [data-step]";
+const CONTROLS =
+  "[data-wake], [data-copy], [data-share], [data-print], [data-running-switch], [data-step], [data-theme-form] [type=submit]";
 document.addEventListener(
   "click",
   (event) => {

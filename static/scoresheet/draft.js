@@ -1,6 +1,6 @@
 // What was typed in a new hand is kept on this phone as a draft, offered again by the next "New
-// hand" until it is saved or discarded (a phone may lock, a tab may be closed, Back may close the
-// form: back.js).
+// hand" until it is saved, discarded or cancelled (a phone may lock, a tab may be closed, Back may
+// close the form: back.js; Cancel means cancel).
 
 const DRAFT = `tarot-draft:${location.pathname}`;
 // What a player fills in; the form's own bookkeeping (key, version, CSRF) is not a draft.
@@ -15,16 +15,20 @@ function isNewHand(form) {
   return !(form.elements.version && form.elements.version.value);
 }
 
+function changed(field) {
+  if (field.type === "radio" || field.type === "checkbox") return field.checked !== field.defaultChecked;
+  return field.value !== field.defaultValue;
+}
+
 function draftOf(form) {
   const fields = {};
   let typed = false;
   for (const field of form.querySelectorAll(FILLED)) {
     if (!field.name) continue;
+    if (changed(field)) typed = true;
     if (field.type === "radio" || field.type === "checkbox") {
-      if (field.checked !== field.defaultChecked) typed = true;
       if (field.checked) (fields[field.name] = fields[field.name] || []).push(field.value);
     } else {
-      if (field.value !== field.defaultValue) typed = true;
       fields[field.name] = [field.value];
     }
   }
@@ -69,6 +73,11 @@ function restore(form, fields) {
       field.value = values[0];
     }
   }
+  // What came back is in sight: a folded section ("Announcements") that holds a value opens.
+  for (const field of form.querySelectorAll(FILLED)) {
+    const section = changed(field) && field.closest("details");
+    if (section) section.open = true;
+  }
   const note = form.querySelector("[data-draft-note]");
   if (note) note.hidden = false;
   // The preview (and the form's own choices) follow what came back. htmx sets up what it inserts
@@ -102,6 +111,16 @@ document.addEventListener(
     note.querySelector("[data-draft-text]").textContent = note.dataset.discarded;
     discard.hidden = true;
     form.dispatchEvent(new Event("change", { bubbles: true }));
+  },
+  true
+);
+// Cancel forgets the draft of the new hand it closes (entry.js closes the form after this).
+document.addEventListener(
+  "click",
+  (event) => {
+    const cancel = event.target.closest("[data-cancel]");
+    const form = cancel && openForm();
+    if (form && form.contains(cancel) && isNewHand(form)) forget();
   },
   true
 );

@@ -3,6 +3,7 @@ footer (Auto, Light, Dark), remembered on this phone; axe finds no contrast prob
 either; the chart's lines and labels follow; a QR code stays dark on light."""
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -141,5 +142,37 @@ def test_a_light_phone_may_choose_dark_without_javascript(open_page, session):
     assert is_light(page)
     page.locator("form.theme").get_by_label("Theme").select_option("dark")
     page.locator("form.theme").get_by_role("button", name="Change").click()
-    page.wait_for_url(f"**{session.get_absolute_url()}")
+    # Back on the page, at the theme's place in the footer (the form's "next" ends in #theme).
+    page.wait_for_url(f"**{session.get_absolute_url()}#theme")
     assert is_dark(page)
+    expect(page.locator("form.theme")).to_be_in_viewport()
+
+
+@pytest.mark.parametrize("profile", ["Pixel 7", "360"])
+def test_the_theme_changes_at_once_where_the_page_is(open_page, session, profile):
+    """With JavaScript the footer's theme changes the page at once: no new page, so it stays
+    scrolled where it was (the footer, at the bottom of a long sheet), and the choice is kept."""
+    page = open_page(profile)
+    page.goto(session.get_absolute_url())
+    assert is_light(page)
+    footer = page.locator("form.theme")
+    footer.scroll_into_view_if_needed()
+    page.evaluate("window.stillHere = true")
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 0
+    footer.get_by_label("Theme").select_option("dark")
+    footer.get_by_role("button", name="Change").click()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    assert is_dark(page)
+    assert page.evaluate("window.stillHere") is True  # the same page: nothing was loaded
+    assert page.evaluate("window.scrollY") == scrolled
+    # Kept on this phone, and written by the server from the first byte of the next page.
+    response = page.reload()
+    assert 'data-theme="dark"' in response.text()
+    footer = page.locator("form.theme")
+    footer.scroll_into_view_if_needed()
+    footer.get_by_label("Theme").select_option("auto")
+    footer.get_by_role("button", name="Change").click()
+    expect(page.locator("html")).not_to_have_attribute("data-theme", "dark")
+    assert is_light(page)
+    assert re.search(r"<html [^>]*>", page.reload().text()).group() == '<html lang="en">'

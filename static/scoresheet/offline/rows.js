@@ -26,8 +26,10 @@ export function formulaData(detail, hand, name) {
 }
 
 /** The words of a hand's row: ``hand`` as scoring.js takes it, ``detail`` its breakdown. */
-export function rowData({ number, dealer, hand, detail, scores, totals }, { names, players, texts, sitsOut }) {
+export function rowData({ number, dealer, hand, detail, scores, totals }, { names, shortNames, players, texts, sitsOut }) {
   const name = (seat) => names[Number(seat)] ?? "?";
+  // As the server wrote them (scoresheet/player_names.py), above each score at large text.
+  const short = (seat) => (shortNames || names)[Number(seat)] ?? "?";
   const problems = !detail || detail.problems;
   const out = problems || detail.sitting_out === undefined ? null : detail.sitting_out;
   const data = {
@@ -37,8 +39,14 @@ export function rowData({ number, dealer, hand, detail, scores, totals }, { name
     played: Boolean(hand),
     cells: scores.map((score, seat) =>
       seat === out
-        ? { out: true, "@aria-label": format(texts.sits_out, { name: name(seat) }) }
-        : { plays: true, signed: signed(score), "@class": signClass(score), "@aria-label": name(seat) }
+        ? { out: true, "@aria-label": format(texts.sits_out, { name: name(seat) }), "@data-name": short(seat) }
+        : {
+            plays: true,
+            signed: signed(score),
+            "@class": signClass(score),
+            "@aria-label": name(seat),
+            "@data-name": short(seat),
+          }
     ),
     total: scores.reduce((a, b) => a + b, 0),
     balanced: scores.reduce((a, b) => a + b, 0) === 0,

@@ -11,6 +11,7 @@ import { format, texts } from "./texts.js";
 function rowElement(row) {
   const element = rowFrom(document.getElementById("row-template"), row, {
     names: state.names,
+    shortNames: state.short_names,
     players: state.players,
     texts,
     sitsOut: Boolean(rules && rules.dealer_sits_out),
@@ -70,7 +71,8 @@ function showTotals(totals, count, nextDealer, waiting) {
   const line = box.querySelector(".dealer-line");
   const name = line && line.querySelector("strong");
   if (name) {
-    name.textContent = state.names[nextDealer];
+    // The name as the server's line shows it (a page kept from before short names: the whole).
+    name.textContent = (state.short_names || state.names)[nextDealer];
     const words = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
     for (let text = words.nextNode(); text; text = words.nextNode()) {
       if (name.contains(text) || !/\d/.test(text.nodeValue)) continue;
