@@ -13,6 +13,9 @@ club's roster and its session form, both imports):
   name. It is computed here, in Python, and stored beside the name (``Seat.key``, unique per
   sheet; ``ClubPlayer.key``, unique per club), so the database never compares names with rules
   of its own (PostgreSQL's ``lower()`` and Python's ``casefold()`` disagree on "İ").
+- ``collation``: where a name goes in an alphabetical list, the one order of every list of
+  names the app shows (the roster, the night form, the standings, a ranking's ties, the menus):
+  accents and case set aside first, so that "Élodie" sits with the E's, not after "Zoé".
 """
 
 import unicodedata
@@ -83,6 +86,37 @@ def key(name: str) -> str:
     # Case folding can undo NFKC ("ǰ" folds to j + combining caron), and NFKC can make a
     # blank-looking character of another (U+FFA0 → U+3164): once more.
     return _visible(unicodedata.normalize("NFKC", folded))
+
+
+# Letters that carry their mark in themselves, so that NFKD leaves them whole: each is sorted
+# as the letters it is read as ("Øyvind" with the O's, "Łukasz" with the L's).
+_PLAIN_LETTERS = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h"}
+)
+
+
+def _letters(name: str) -> str:
+    """``name`` case-folded, without its accents: "Élodie" → "elodie"."""
+    decomposed = unicodedata.normalize("NFKD", key(name))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return plain.translate(_PLAIN_LETTERS)
+
+
+def collation(name: str) -> tuple[str, str, str]:
+    """The sort key of ``name`` in every list of names: its letters without accents or case
+    first (Anaïs, Bruno, Élodie, émile, Zoé), then its ``key`` and the name itself, so that
+    names equal but for an accent or a capital keep one order ("Eve" before "Ève").
+
+    Written here rather than taken from a package: the Unicode Collation Algorithm's pure
+    Python implementation (pyuca) has had no release since 2017, and ICU's (PyICU) needs the
+    ICU C++ library built on every machine; players' names need the order above, which
+    Unicode's own decomposition gives."""
+    return (_letters(name), key(name), name)
+
+
+def alphabetical(items, name=lambda item: item):
+    """``items`` in the order of their names (``collation``); ``name`` reads an item's."""
+    return sorted(items, key=lambda item: collation(name(item)))
 
 
 def encodable(text: str) -> str:

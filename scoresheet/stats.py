@@ -62,6 +62,12 @@ def _percent(part: int, whole: int) -> int | None:
     return _average(100 * part, whole)
 
 
+def made_percent(made: int, taken: int) -> int | None:
+    """Contracts made, in percent of those taken, rounded half up; None when none was taken
+    (what a player's statistics say, for takes added up over several sessions)."""
+    return _percent(made, taken)
+
+
 @dataclass(frozen=True)
 class ContractRecord:
     """How often a player took one contract and made it."""

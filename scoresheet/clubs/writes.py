@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404
 # _ only marks a message for extraction; ClubError.translated translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import bulk, keys, player_names, scoring
+from scoresheet import bulk, keys, limits, player_names, scoring
 from scoresheet.clubs import ClubError, results
 from scoresheet.models import Club, ClubPlayer, ClubSheet, Sheet, SpentKey
 from scoresheet.sheets import writes
@@ -43,6 +43,8 @@ class ClubChange:
 
     club: Club
     player: ClubPlayer | None = None
+    # The players a roster write added, in the order typed (``add_players``).
+    players: tuple[ClubPlayer, ...] = ()
     club_sheet: ClubSheet | None = None
     sheet: Sheet | None = None
     done: bool = True
@@ -143,6 +145,101 @@ def add_player(club: Club, name: str) -> ClubChange:
     except IntegrityError:
         raise ClubError(TAKEN, name=name) from None
     return ClubChange(club, player=player)
+
+
+class RosterRefused(ClubError):
+    """Names typed for the roster, refused together: ``problems`` holds one ``ClubError`` per
+    wrong line, each naming it; nothing was stored."""
+
+    def __init__(self, problems: list[ClubError]):
+        super().__init__(problems[0].message, **problems[0].params)
+        self.problems = problems
+
+
+# The roster's text box: what each line may be refused for (the first message of each pair
+# when the box holds one name, without its line).
+LINE_BLANK = _("Names: enter the players' names, one a line.")
+LINE_MANY = _("Names: at most %(most)s names at once, not %(count)s.")
+LINE_LONG = _("Names, line %(line)s: a name has at most %(length)s characters.")
+LINE_TWICE = _("Names, line %(line)s: “%(name)s” is on line %(first)s already.")
+LINE_ALIKE = _(
+    "Names, line %(line)s: “%(name)s” is the same name as “%(other)s” (line %(first)s)."
+)
+LINE_TAKEN = _("Names, line %(line)s: “%(name)s” is already one of the club's players.")
+LINE_ALIKE_TAKEN = _(
+    "Names, line %(line)s: “%(name)s” is the same name as “%(other)s”, already one of the "
+    "club's players."
+)
+ALIKE_TAKEN = _("“%(name)s” is the same name as “%(other)s”, already one of the club's players.")
+
+
+def typed_names(lines: list[str]) -> list[tuple[int, str]]:
+    """The names of a text box, one a line, each with its line's number (from 1), blank lines
+    left out; ``RosterRefused`` names every line that cannot be a new name (too long, or the
+    same name as a line above it: typed twice, or alike but for case, an accent typed
+    apart or an invisible character)."""
+    found, problems, seen = [], [], {}
+    single = sum(1 for line in lines if player_names.clean(line)) == 1
+    for number, line in enumerate(lines, start=1):
+        if not player_names.clean(line):
+            continue
+        try:
+            name = clean_player_name(line)
+        except ClubError as error:
+            problems.append(
+                error
+                if single
+                else ClubError(LINE_LONG, line=number, length=player_names.PLAYER_LENGTH)
+            )
+            continue
+        key = player_names.key(name)
+        if key in seen:
+            first, other = seen[key]
+            message = LINE_TWICE if other == name else LINE_ALIKE
+            problems.append(ClubError(message, line=number, name=name, other=other, first=first))
+            continue
+        seen[key] = (number, name)
+        found.append((number, name))
+    if not found and not problems:
+        problems.append(ClubError(LINE_BLANK))
+    elif len(found) > limits.ROSTER_ADD:
+        problems.append(ClubError(LINE_MANY, most=limits.ROSTER_ADD, count=len(found)))
+    if problems:
+        raise RosterRefused(problems)
+    return found
+
+
+def add_players(club: Club, lines: list[str]) -> ClubChange:
+    """Put the names of ``lines`` (a text box, one name a line) on the roster, all of them or
+    none: a line that cannot be a new name (``typed_names``), or whose name the roster has
+    already (alike but for case or an accent typed apart included), refuses the whole box,
+    naming every such line. One transaction; of a double tap, the first adds the names and
+    the second is told they are there."""
+    typed = typed_names(lines)
+    single = len(typed) == 1
+    try:
+        with transaction.atomic():
+            club = locked(club)
+            wanted = {player_names.key(name): (number, name) for number, name in typed}
+            problems = []
+            for player in club.players.filter(key__in=list(wanted)):
+                number, name = wanted[player.key]
+                same = player.name == name
+                if single:
+                    message = TAKEN if same else ALIKE_TAKEN
+                else:
+                    message = LINE_TAKEN if same else LINE_ALIKE_TAKEN
+                problem = ClubError(message, line=number, name=name, other=player.name)
+                problems.append((number, problem))
+            if problems:
+                problems.sort(key=lambda found: found[0])
+                raise RosterRefused([problem for _number, problem in problems])
+            players = ClubPlayer.objects.bulk_create(
+                ClubPlayer(club=club, name=name) for _number, name in typed
+            )
+    except IntegrityError:
+        raise ClubError(TAKEN, name=typed[0][1]) from None
+    return ClubChange(club, player=players[0], players=tuple(players))
 
 
 def roster_entries(club: Club, names) -> list[ClubPlayer]:

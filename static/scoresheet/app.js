@@ -42,6 +42,7 @@ const BEHAVIOURS = [
   ["[data-copy]", () => import("./copy.js")],
   ["[data-share], [data-print]", () => import("./share.js")],
   ["[data-dealers]", () => import("./dealers.js")],
+  ["[data-everyone]", () => import("./everyone.js")],
   ["form[data-upload]", () => import("./upload.js")],
 ];
 
@@ -71,7 +72,8 @@ document.addEventListener("htmx:confirm", (event) => {
   event.preventDefault();
   load().then(() => event.detail.issueRequest(true));
 });
-const CONTROLS = "[data-wake], [data-copy], [data-share], [data-print], [data-running-switch], [data-step]";
+const CONTROLS =
+  "[data-wake], [data-copy], [data-share], [data-print], [data-running-switch], [data-step], [data-everyone]";
 document.addEventListener(
   "click",
   (event) => {
