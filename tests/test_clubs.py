@@ -485,3 +485,34 @@ def test_a_merge_costs_the_same_at_two_sizes():
         counts.append(len(captured))
         assert lines(clubs.standings(club))["Ana"].sessions == size
     assert counts[0] == counts[1], counts
+
+
+def test_names_added_at_once_are_one_write(db):
+    club = club_writes.create_club("Maison", players=["Zoé"]).club
+    lines = ["Anaïs", "  Bruno  ", "", "Élodie", "émile"]
+    with CaptureQueriesContext(connection) as queries:
+        change = club_writes.add_players(club, lines)
+    assert [player.name for player in change.players] == ["Anaïs", "Bruno", "Élodie", "émile"]
+    assert all(player.pk for player in change.players)
+    # One INSERT for every name, in the one transaction that locked the club.
+    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
+    assert len(inserts) == 1
+    assert sorted(club.players.values_list("key", flat=True)) == [
+        "anaïs",
+        "bruno",
+        "zoé",
+        "élodie",
+        "émile",
+    ]
+
+
+def test_one_refused_line_stores_none_of_the_names(db):
+    club = club_writes.create_club("Maison", players=["Zoé"]).club
+    with pytest.raises(club_writes.RosterRefused) as refused:
+        club_writes.add_players(club, ["Anaïs", "Bruno", "zoe\u0301", "Dan", "bruno"])
+    # Every wrong line at once, in the box's order: line 3 is Zoé's, line 5 line 2's.
+    assert [(p.message, p.params) for p in refused.value.problems] == [
+        (club_writes.LINE_ALIKE_TAKEN, {"line": 3, "name": "zoé", "other": "Zoé"}),
+        (club_writes.LINE_ALIKE, {"line": 5, "name": "bruno", "other": "Bruno", "first": 2}),
+    ]
+    assert list(club.players.values_list("name", flat=True)) == ["Zoé"]

@@ -160,7 +160,7 @@ class TestEveryPlaceThatTakesAName:
     def test_the_roster(self, client, typed):
         club = club_writes.create_club("Jeudi", players=["Ana", "Ben"]).club
         players = f"/c/{club.token}/players/"
-        response = client.post(players, {"action": "add", "add-name": typed})
+        response = client.post(players, {"action": "add", "add-names": typed})
         assert "“Ana” is already one of the club&#x27;s players." in response.content.decode()
         ben = club.players.get(name="Ben")
         response = client.post(players, {"action": "rename", "player": ben.pk, "name": typed})
@@ -260,4 +260,29 @@ def test_the_migration_computes_every_key_again_and_keeps_look_alikes_apart():
     assert list(ClubPlayer.objects.filter(club_id=club.pk).values_list("key", flat=True)) == [
         "ana",
         "zoé",
+    ]
+
+
+def test_one_collation_for_every_list_of_names():
+    """Accents and case set aside first: É beside E, not after Z; then the key and the name, so
+    that names equal but for an accent keep one order."""
+    typed = ["Zoé", "Élodie", "émile", "Anaïs", "Bruno"]
+    assert player_names.alphabetical(typed) == ["Anaïs", "Bruno", "Élodie", "émile", "Zoé"]
+    found = player_names.alphabetical(["Ève", "Eve", "Evan", "eva"])
+    assert found == ["eva", "Evan", "Eve", "Ève"]
+    # Letters that carry their mark in themselves go with the letter they are read as.
+    assert player_names.alphabetical(["Pia", "Øyvind", "Oscar", "Luc", "Łukasz", "Lz"]) == [
+        "Luc",
+        "Łukasz",
+        "Lz",
+        "Oscar",
+        "Øyvind",
+        "Pia",
+    ]
+    # A name typed with a combining accent sits where the composed one does.
+    assert player_names.collation("E\u0301lodie")[0] == player_names.collation("Élodie")[0]
+    # Items by their name.
+    assert player_names.alphabetical([(2, "Zoé"), (1, "élise")], name=lambda item: item[1]) == [
+        (1, "élise"),
+        (2, "Zoé"),
     ]

@@ -173,10 +173,10 @@ LINE_ALIKE_TAKEN = _(
 ALIKE_TAKEN = _("“%(name)s” is the same name as “%(other)s”, already one of the club's players.")
 
 
-def typed_names(lines: list[str]) -> list[tuple[int, str]]:
+def typed_names(lines: list[str]) -> tuple[list[tuple[int, str]], list[tuple[int, ClubError]]]:
     """The names of a text box, one a line, each with its line's number (from 1), blank lines
-    left out; ``RosterRefused`` names every line that cannot be a new name (too long, or the
-    same name as a line above it: typed twice, or alike but for case, an accent typed
+    left out; and the lines that cannot be a new name, each with its ``ClubError``: too long,
+    or the same name as a line above it (typed twice, or alike but for case, an accent typed
     apart or an invisible character)."""
     found, problems, seen = [], [], {}
     single = sum(1 for line in lines if player_names.clean(line)) == 1
@@ -186,42 +186,37 @@ def typed_names(lines: list[str]) -> list[tuple[int, str]]:
         try:
             name = clean_player_name(line)
         except ClubError as error:
-            problems.append(
-                error
-                if single
-                else ClubError(LINE_LONG, line=number, length=player_names.PLAYER_LENGTH)
-            )
+            long = ClubError(LINE_LONG, line=number, length=player_names.PLAYER_LENGTH)
+            problems.append((number, error if single else long))
             continue
         key = player_names.key(name)
         if key in seen:
             first, other = seen[key]
             message = LINE_TWICE if other == name else LINE_ALIKE
-            problems.append(ClubError(message, line=number, name=name, other=other, first=first))
+            problem = ClubError(message, line=number, name=name, other=other, first=first)
+            problems.append((number, problem))
             continue
         seen[key] = (number, name)
         found.append((number, name))
-    if not found and not problems:
-        problems.append(ClubError(LINE_BLANK))
-    elif len(found) > limits.ROSTER_ADD:
-        problems.append(ClubError(LINE_MANY, most=limits.ROSTER_ADD, count=len(found)))
-    if problems:
-        raise RosterRefused(problems)
-    return found
+    return found, problems
 
 
 def add_players(club: Club, lines: list[str]) -> ClubChange:
     """Put the names of ``lines`` (a text box, one name a line) on the roster, all of them or
     none: a line that cannot be a new name (``typed_names``), or whose name the roster has
-    already (alike but for case or an accent typed apart included), refuses the whole box,
-    naming every such line. One transaction; of a double tap, the first adds the names and
-    the second is told they are there."""
-    typed = typed_names(lines)
-    single = len(typed) == 1
+    already (alike but for case or an accent typed apart included), refuses the whole box
+    (``RosterRefused``, naming every such line). One transaction; of a double tap, the first
+    adds the names and the second is told they are there."""
+    typed, problems = typed_names(lines)
+    if not typed and not problems:
+        raise RosterRefused([ClubError(LINE_BLANK)])
+    if len(typed) > limits.ROSTER_ADD:
+        raise RosterRefused([ClubError(LINE_MANY, most=limits.ROSTER_ADD, count=len(typed))])
+    single = len(typed) + len(problems) == 1
     try:
         with transaction.atomic():
             club = locked(club)
             wanted = {player_names.key(name): (number, name) for number, name in typed}
-            problems = []
             for player in club.players.filter(key__in=list(wanted)):
                 number, name = wanted[player.key]
                 same = player.name == name
@@ -229,10 +224,11 @@ def add_players(club: Club, lines: list[str]) -> ClubChange:
                     message = TAKEN if same else ALIKE_TAKEN
                 else:
                     message = LINE_TAKEN if same else LINE_ALIKE_TAKEN
-                problem = ClubError(message, line=number, name=name, other=player.name)
-                problems.append((number, problem))
+                problems.append(
+                    (number, ClubError(message, line=number, name=name, other=player.name))
+                )
             if problems:
-                problems.sort(key=lambda found: found[0])
+                problems.sort(key=lambda problem: problem[0])
                 raise RosterRefused([problem for _number, problem in problems])
             players = ClubPlayer.objects.bulk_create(
                 ClubPlayer(club=club, name=name) for _number, name in typed
