@@ -272,3 +272,21 @@ def test_the_night_page_links_its_summary_print_and_spreadsheet(client, known):
     page = page.decode()
     for name in ("night_summary", "night_print", "night_xlsx", "night_csv"):
         assert reverse("view_" + name, args=[club.view_token, night.number]) in page
+
+
+def test_the_summary_costs_the_same_queries_at_8_and_24_players(client, club):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for count in (8, 24):
+        names = [f"{name} {count}" for name in EIGHT] + [f"Joueur {n}" for n in range(count - 8)]
+        night = new_night(club, names=names, rounds=2)
+        night_writes.draw_round(club, night, 2)
+        for table in NightTable.objects.filter(night=night).select_related("club_sheet__sheet"):
+            writes.add_hand(table.club_sheet.sheet.token, garde(0, 56), uuid.uuid4())
+        url = reverse("view_night_summary", args=[club.view_token, night.number])
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
