@@ -273,3 +273,24 @@ def test_axe_finds_nothing_serious_on_the_night_after_the_game(open_page, axe_sc
         page.wait_for_load_state()
         found[url] = axe_violations(page, axe_script)
     assert {url: problems for url, problems in found.items() if problems} == {}
+
+
+@pytest.mark.parametrize("language", ["en-GB", "fr-FR"])
+def test_at_200_percent_text_the_new_pages_do_not_scroll_sideways(open_page, language):
+    from tests.e2e.test_large_text import OVERFLOW, WIDEST, at_font_size
+
+    club, night = played_night(rounds=1)
+    page = open_page(NARROW, locale=language, color_scheme="dark")
+    at_font_size(page, 200)
+    found = {}
+    for url in (
+        f"/c/{club.token}/nights/{night.number}/summary/",
+        f"/cv/{club.view_token}/nights/{night.number}/print/",
+        f"/c/{club.token}/players/",
+        f"/c/{club.token}/nights/new/",
+    ):
+        page.goto(url)
+        page.wait_for_load_state()
+        if page.evaluate(OVERFLOW) > 0:
+            found[url] = page.evaluate(WIDEST)
+    assert found == {}
