@@ -290,3 +290,24 @@ def test_the_summary_costs_the_same_queries_at_8_and_24_players(client, club):
             assert client.get(url).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_restored_night_with_no_round_drawn_has_every_page(client, club):
+    """A club backup may hold a night whose rounds were never drawn: its summary, picture,
+    printed ranking and spreadsheet still answer (one empty round), never a 500."""
+    from scoresheet.files import club_backup
+
+    new_night(club)
+    data = club_backup.dump(club)
+    data["nights"][0]["rounds"] = []
+    for session in data["sessions"]:
+        session["hands"] = []
+    restored = club_backup.load(club_backup.dumps(data))
+    night = restored.nights.get()
+    assert night.drawn == 0
+    args = [restored.view_token, night.number]
+    for name in ("view_night_summary", "view_night_print", "view_night_summary_png"):
+        assert client.get(reverse(name, args=args)).status_code == 200, name
+    response = client.get(reverse("view_night_xlsx", args=args))
+    book = openpyxl.load_workbook(io.BytesIO(b"".join(response.streaming_content)))
+    assert next(book.active.iter_rows(values_only=True)) == ("Place", "Player", "Round 1", "Total")

@@ -76,7 +76,8 @@ FIELDS = """
     if (box.width === 0 || box.height === 0 || target.closest("[hidden]")) continue;
     measured += 1;
     if (box.height < 44 - 0.01) {
-      small.push(`${field.tagName.toLowerCase()}#${field.id} ${field.name}: ${box.height.toFixed(1)}`);
+      const name = `${field.tagName.toLowerCase()}#${field.id} ${field.name}`;
+      small.push(`${name}: ${box.height.toFixed(1)}`);
     }
   }
   return {measured, small};
@@ -174,8 +175,7 @@ def test_the_night_s_summary_is_shared_with_its_read_only_link(open_page, langua
     button = page.locator("button[data-share]")
     expect(button).to_be_visible()
     page.wait_for_function(
-        "() => performance.getEntriesByType('resource')"
-        ".some(e => e.name.endsWith('/summary.png'))"
+        "() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/summary.png'))"
     )
     page.wait_for_timeout(300)
     button.tap()
