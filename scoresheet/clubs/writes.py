@@ -133,18 +133,10 @@ def change_club(club: Club, name: str, rules: scoring.Rules) -> ClubChange:
 
 
 def add_player(club: Club, name: str) -> ClubChange:
-    """Put a new name on the roster; refuses a name already there (by ``player_names.key``): of a
-    double tap, the first adds it, the second is told it is there."""
-    name = clean_player_name(name)
-    try:
-        with transaction.atomic():
-            club = locked(club)
-            if club.players.filter(key=player_names.key(name)).exists():
-                raise ClubError(TAKEN, name=name)
-            player = ClubPlayer.objects.create(club=club, name=name)
-    except IntegrityError:
-        raise ClubError(TAKEN, name=name) from None
-    return ClubChange(club, player=player)
+    """Put a new name on the roster (``add_players`` with one line); refuses a name already
+    there (by ``player_names.key``): of a double tap, the first adds it, the second is told it
+    is there."""
+    return add_players(club, [name])
 
 
 class RosterRefused(ClubError):
