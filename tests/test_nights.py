@@ -2,6 +2,7 @@
 ranking from stored totals, its pages live and read-only, its files."""
 
 import csv
+import html
 import io
 import itertools
 import re
@@ -611,3 +612,46 @@ def test_everyone_ticks_every_player_without_javascript(client, club):
     response = client.post(url, form(players=ticked))
     assert response.status_code == 302
     assert Night.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "not_yet", "draw_number", "why"),
+    [
+        (
+            "en",
+            "Not every table has played its deals yet.",
+            "Draw number:",
+            "anyone can redraw round 1 from it",
+        ),
+        (
+            "fr",
+            "Toutes les tables n’ont pas encore joué leurs donnes.",
+            "Numéro du tirage :",
+            "chacun peut refaire le tirage de la manche 1 à partir de lui",
+        ),
+        (
+            "es",
+            "No todas las mesas han jugado aún sus manos.",
+            "Número del sorteo:",
+            "cualquiera puede repetir con él el sorteo de la ronda 1",
+        ),
+    ],
+)
+def test_the_night_page_says_what_is_not_done_and_what_the_draw_number_is(
+    client, club, language, not_yet, draw_number, why
+):
+    """Before every table has played: "not every table", never "every table has not"; the seed
+    is named for what it does, with its value."""
+    night = new_night(club, count=8, deals=2, seed="424242")
+    url = reverse("night", args=[club.token, night.number])
+    page = html.unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+    assert not_yet in page
+    assert "Every table has not" not in page
+    assert "Seed" not in page
+    assert f'{draw_number} <strong class="seed">424242</strong>' in page
+    assert f"({why})" in page
+    # Once every table has played its deals, the warning goes.
+    for table in night.tables.select_related("club_sheet__sheet"):
+        play(table.club_sheet.sheet, [(0, 56), (1, 40)])
+    page = html.unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+    assert not_yet not in page
