@@ -10,6 +10,9 @@ The game's own numbers (3 to 6 seats, 91 card points) are the rules': ``scoring.
 PLAYER_LENGTH = 40
 TITLE_LENGTH = 80
 
+# Names added to a club's roster at once (its text box, one a line).
+ROSTER_ADD = 200
+
 # A club night: the players it seats (the draw needs 8 to make tables of 3 to 5), the rounds
 # planned, the deals of a round at each table, the minutes of a round, its seed's length.
 NIGHT_FEWEST = 8

@@ -20,6 +20,9 @@ club's roster and its session form, both imports):
   migration that computes every stored key again, as 0015_name_keys_skeleton does.
 - ``short``: the names of one table as narrow places show them (the totals bar, the dealer
   line): each the shortest form that tells its player apart there.
+- ``collation``: where a name goes in an alphabetical list, the one order of every list of
+  names the app shows (the roster, the night form, the standings, a ranking's ties, the menus):
+  accents and case set aside first, so that "Élodie" sits with the E's, not after "Zoé".
 """
 
 import unicodedata
@@ -147,6 +150,23 @@ def short(names: list[str]) -> list[str]:
             return [forms[seat][level] for seat, level in enumerate(levels)]
         for seat in longer:
             levels[seat] += 1
+
+
+# The root collation of Unicode's algorithm (CLDR's, by ICU), read-only once made.
+_COLLATOR = icu.Collator.createInstance(icu.Locale.getRoot())
+
+
+def collation(name: str) -> tuple[bytes, str]:
+    """The sort key of ``name`` in every list of names: Unicode's collation (CLDR's root order,
+    by ICU, the library ``key`` uses too), which sets accents and case aside first (Anaïs, Bruno,
+    Élodie, émile, Zoé; "Øyvind" with the O's, "Łukasz" with the L's), then tells "Eve" from
+    "Ève"; the name itself last, so that two names ICU finds equal keep one order."""
+    return (_COLLATOR.getSortKey(name), name)
+
+
+def alphabetical(items, name=lambda item: item):
+    """``items`` in the order of their names (``collation``); ``name`` reads an item's."""
+    return sorted(items, key=lambda item: collation(name(item)))
 
 
 def encodable(text: str) -> str:

@@ -97,7 +97,7 @@ def test_roster_rename_merge_and_add(client):
     response = client.post(url, {"action": "rename", "player": anne.pk, "name": "ben"})
     assert "already one of the club" in response.content.decode()
     assert 'value="ben"' in response.content.decode()
-    client.post(url, {"action": "add", "add-name": "Chloé"})
+    client.post(url, {"action": "add", "add-names": "Chloé"})
     ana = club.players.get(name="Ana")
     client.post(url, {"action": "merge", "merge-drop": anne.pk, "merge-keep": ana.pk})
     assert sorted(club.players.values_list("name", flat=True)) == ["Ana", "Ben", "Chloé"]
@@ -541,3 +541,139 @@ def test_negative_figures_have_a_true_minus_sign(client, worked_club):  # noqa: 
     text = b"".join(client.get(f"/c/{club.token}/standings.csv").streaming_content).decode()
     assert '"Dan",2,4,-245' in text
     assert "−" not in text
+
+
+# One order for names, and the roster's text box
+
+SORTED = ["Anaïs", "Bruno", "Élodie", "émile", "Zoé"]
+
+
+def in_order(page: str, pattern: str) -> list[str]:
+    """The five names of ``SORTED`` in the order ``pattern``'s first group finds them."""
+    found = [html.unescape(name) for name in re.findall(pattern, page)]
+    return [name for name in found if name in SORTED]
+
+
+def test_names_are_in_one_order_on_every_page(client):
+    """Anaïs, Bruno, Élodie, émile, Zoé: on the roster, the night form, the standings (ties and
+    sorted by name), the night's ranking (a tie: no hand yet) and its menus."""
+    from datetime import date
+
+    from scoresheet.nights import writes as night_writes
+
+    typed = ["Zoé", "Élodie", "émile", "Anaïs", "Bruno"]
+    club = club_writes.create_club("Maison", players=typed).club
+    roster = client.get(f"/c/{club.token}/players/").content.decode()
+    assert in_order(roster, r'<label for="rename-\d+">Rename ([^<]*)</label>') == SORTED
+    merge = roster.split('id="id_merge-drop"')[1].split("</select>")[0]
+    assert in_order(merge, r'<option value="\d+"[^>]*>([^<]*)</option>') == SORTED
+    form = client.get(reverse("night_new", args=[club.token])).content.decode()
+    assert in_order(form, r'name="players" value="([^"]*)"') == SORTED
+    new_session = client.get(f"/c/{club.token}/new/").content.decode()
+    assert in_order(new_session, r'<option value="([^"]*)">') == SORTED
+    # Standings: everyone at 0 after a session without a hand, then sorted by name.
+    club_writes.start_sheet(club, "Lundi", typed, 0)
+    for query in ("", "?sort=name"):
+        page = client.get(f"/c/{club.token}/{query}").content.decode()
+        assert in_order(page, r'<th scope="row"><a href="[^"]*">([^<]*)</a></th>') == SORTED
+    reverse_page = client.get(f"/c/{club.token}/?sort=-name").content.decode()
+    found = in_order(reverse_page, r'<th scope="row"><a href="[^"]*">([^<]*)</a></th>')
+    assert found == SORTED[::-1]
+    # A night of them and three more, no hand yet: all share the first place.
+    night = night_writes.create_night(
+        club, "Vendredi", date(2026, 12, 4), [*typed, "Xavier", "Yann", "Walid"], 2, 2
+    ).night
+    page = client.get(reverse("night", args=[club.token, night.number])).content.decode()
+    ranking = page.split('class="standings ranking"')[1].split("</table>")[0]
+    assert in_order(ranking, r'<th scope="row">([^<]*)</th>') == SORTED
+    leave = page.split('id="leave-player"')[1].split("</select>")[0]
+    assert in_order(leave, r'<option value="\d+">([^<]*)</option>') == SORTED
+    screen = client.get(reverse("night_screen", args=[club.token, night.number]))
+    found = in_order(screen.content.decode(), r'<span class="name">([^<]*)</span>')
+    assert found == SORTED
+
+
+SIXTEEN = [
+    "Zoé",
+    "Élodie",
+    "émile",
+    "Anaïs",
+    "Bruno",
+    "Chloé Martin",
+    "Dan",
+    "François-Xavier",
+    "Gaëlle",
+    "Hugo",
+    "Inès",
+    "Jean-Noël",
+    "Katia",
+    "Łukasz",
+    "Maëlys",
+    "Noé O'Brien",
+]
+
+
+def test_sixteen_names_pasted_at_once_are_stored_as_typed(client):
+    club = club_writes.create_club("Maison").club
+    url = f"/c/{club.token}/players/"
+    # Pasted from a list: a blank line, spaces around a name and Windows line ends.
+    text = "\r\n".join([*SIXTEEN[:8], "", *(f"  {name} " for name in SIXTEEN[8:])])
+    response = client.post(url, {"action": "add", "add-names": text})
+    assert response.status_code == 302
+    assert response.url == url + "?added=1"
+    assert sorted(club.players.values_list("name", flat=True)) == sorted(SIXTEEN)
+    page = client.get(response.url).content.decode()
+    assert "16 players joined the club:" in html.unescape(page)
+    # The focus stays in the box, for the next names.
+    assert re.search(r"<textarea[^>]*autofocus[^>]*>", page)
+    assert re.search(r'<textarea[^>]*name="add-names"', page)
+
+
+@pytest.mark.parametrize(
+    ("lines", "messages"),
+    [
+        # A look-alike of a roster player (case), and the same name exactly.
+        (
+            ["Ana", "ZOÉ", "Ben", "Dan"],
+            [
+                "Names, line 2: “ZOÉ” is the same name as “Zoé”, already one of the club's "
+                "players.",
+                "Names, line 4: “Dan” is already one of the club's players.",
+            ],
+        ),
+        # Typed twice in the box, and alike but for case and an accent typed apart.
+        (
+            ["Ana", "Ben", "Ana", "e\u0301lise", "ÉLISE"],
+            [
+                "Names, line 3: “Ana” is on line 1 already.",
+                "Names, line 5: “ÉLISE” is the same name as “élise” (line 4).",
+            ],
+        ),
+        # Blank lines count as lines: the number is the one the box shows.
+        (["Ana", "", "x" * 41], ["Names, line 3: a name has at most 40 characters."]),
+        # An invisible character is no difference.
+        (["Ana", "Ana\u200b"], ["Names, line 2: “Ana” is on line 1 already."]),
+        (["", "  "], ["Names: enter the players' names, one a line."]),
+    ],
+)
+def test_a_refused_line_is_named_and_nothing_is_stored(client, lines, messages):
+    club = club_writes.create_club("Maison", players=["Zoé", "Dan"]).club
+    text = "\n".join(lines)
+    response = client.post(f"/c/{club.token}/players/", {"action": "add", "add-names": text})
+    assert response.status_code == 200
+    assert response.context["add_form"].errors["names"] == messages
+    assert sorted(club.players.values_list("name", flat=True)) == ["Dan", "Zoé"]
+    # What was typed is still there, the focus in it.
+    box = re.search(r"<textarea[^>]*>(.*?)</textarea>", response.content.decode(), re.S)
+    assert html.unescape(box[1]).strip("\n") == text.strip("\n")
+    assert "autofocus" in box[0]
+
+
+def test_more_names_than_a_box_takes_are_refused(client):
+    club = club_writes.create_club("Maison").club
+    text = "\n".join(f"Player {number}" for number in range(limits.ROSTER_ADD + 1))
+    response = client.post(f"/c/{club.token}/players/", {"action": "add", "add-names": text})
+    assert response.context["add_form"].errors["names"] == [
+        "Names: at most 200 names at once, not 201."
+    ]
+    assert not club.players.exists()

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from openskill.models import PlackettLuce
 
-from scoresheet import scoring
+from scoresheet import player_names, scoring
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import views as club_views
 from scoresheet.clubs import writes as club_writes
@@ -507,3 +507,30 @@ def test_the_standings_and_the_summary_show_one_of_eight_alike(client):
     columns = [key for key, _attribute in clubs.COLUMNS]
     assert cells[columns.index("made")].strip() == "13"
     assert cells[columns.index("taken")].strip() == "8"
+
+
+def test_names_added_at_once_are_one_write(db):
+    club = club_writes.create_club("Maison", players=["Zoé"]).club
+    lines = ["Anaïs", "  Bruno  ", "", "Élodie", "émile"]
+    with CaptureQueriesContext(connection) as queries:
+        change = club_writes.add_players(club, lines)
+    assert [player.name for player in change.players] == ["Anaïs", "Bruno", "Élodie", "émile"]
+    assert all(player.pk for player in change.players)
+    # One INSERT for every name, in the one transaction that locked the club.
+    inserts = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("INSERT")]
+    assert len(inserts) == 1
+    stored = club.players.order_by("id").values_list("name", "key")
+    names = ["Zoé", "Anaïs", "Bruno", "Élodie", "émile"]
+    assert list(stored) == [(name, player_names.key(name)) for name in names]
+
+
+def test_one_refused_line_stores_none_of_the_names(db):
+    club = club_writes.create_club("Maison", players=["Zoé"]).club
+    with pytest.raises(club_writes.RosterRefused) as refused:
+        club_writes.add_players(club, ["Anaïs", "Bruno", "zoe\u0301", "Dan", "bruno"])
+    # Every wrong line at once, in the box's order: line 3 is Zoé's, line 5 line 2's.
+    assert [(p.message, p.params) for p in refused.value.problems] == [
+        (club_writes.LINE_ALIKE_TAKEN, {"line": 3, "name": "zoé", "other": "Zoé"}),
+        (club_writes.LINE_ALIKE, {"line": 5, "name": "bruno", "other": "Bruno", "first": 2}),
+    ]
+    assert list(club.players.values_list("name", flat=True)) == ["Zoé"]

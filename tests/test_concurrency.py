@@ -173,7 +173,7 @@ def test_two_club_sheets_started_at_once_with_one_new_name(concurrent_db):
 def test_a_double_tap_on_add_player_adds_one(concurrent_db):
     """The first tap adds the player; the others are shown the form again, saying so."""
     club = club_writes.create_club("Jeudi").club
-    add = {"action": "add", "add-name": "Chloé"}
+    add = {"action": "add", "add-names": "Chloé"}
     answers = at_once(*[lambda: post(f"/c/{club.token}/players/", add)] * 3)
     assert sorted(status for status, _page in answers) == [200, 200, 302]
     for status, page in answers:

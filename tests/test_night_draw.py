@@ -40,7 +40,14 @@ def test_fewer_than_eight_players_is_refused(players):
 def test_round_one_is_the_seed_s_shuffle():
     players = list(range(1, 14))
     first = draw.first_round(players, "4242")
-    assert draw.first_round(list(reversed(players)), "4242") == first
+    assert draw.first_round(list(players), "4242") == first
+    # The players in the order given, shuffled as Python's random does from "<seed>:1", seated
+    # in turn (docs/club-night.md, "Redraw round 1").
+    order = list(players)
+    random.Random("4242:1").shuffle(order)
+    assert first == [order[:5], order[5:9], order[9:]]
+    # The order they came in is part of the draw: the file lists them in it.
+    assert draw.first_round(list(reversed(players)), "4242") != first
     assert sorted(p for table in first for p in table) == players
     assert [len(t) for t in first] == [5, 4, 4]
     others = {str(draw.first_round(players, str(seed))) for seed in range(20)}

@@ -2,8 +2,10 @@
 ranking from stored totals, its pages live and read-only, its files."""
 
 import csv
+import html
 import io
 import itertools
+import re
 import uuid
 from datetime import date
 
@@ -605,3 +607,102 @@ def test_table_sizes_and_repeats_hold_for_the_app_s_ids(club):
     rounds = [[t.players for t in night.tables.filter(round=n)] for n in range(1, 6)]
     assert draw.repeated_meetings(rounds) == 0
     assert len(set(itertools.chain.from_iterable(itertools.chain.from_iterable(rounds)))) == 16
+
+
+def test_round_1_is_redrawn_from_the_night_s_file_alone(client, club):
+    """docs/club-night.md, "Redraw round 1": the file's players in their order (those seated
+    in round 1), shuffled by Python's random seeded with "<seed>:1", seated in turn at tables
+    of 4, of 5 for the players 4s leave over, 4 + 4 + 3 for eleven, the larger first. Written
+    here from the documentation, not from the app's draw."""
+    import json
+    import random
+
+    def sizes(count):
+        if count == 11:
+            return [4, 4, 3]
+        tables, over = divmod(count, 4)
+        return [5] * over + [4] * (tables - over)
+
+    for count, seed in ((8, "123456"), (9, "777"), (11, "42"), (13, "990011"), (16, "5")):
+        night = new_night(club, count=count, seed=seed)
+        # A late arrival after round 1 is listed too, after those who came first.
+        night_writes.join(club, night, f"Late {count}")
+        response = client.get(reverse("view_night_json", args=[club.view_token, night.number]))
+        data = json.loads(response.content)
+        seated = {name for table in data["rounds"][0] for name in table["players"]}
+        order = [name for name in data["players"] if name in seated]
+        random.Random(f"{data['seed']}:1").shuffle(order)
+        redrawn, start = [], 0
+        for size in sizes(len(order)):
+            redrawn.append(order[start : start + size])
+            start += size
+        assert [table["players"] for table in data["rounds"][0]] == redrawn
+        assert data["players"][-1] == f"Late {count}"
+
+
+def test_everyone_ticks_every_player_without_javascript(client, club):
+    """The "Everyone" button sends the form: it comes back with every box ticked (or none,
+    when all were), what was typed kept, and no night made."""
+    url = reverse("night_new", args=[club.token])
+    data = form(players=["Ben"], everyone="1", new_players="Élise")
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert Night.objects.count() == 0
+    page = response.content.decode()
+    ticked = re.findall(r'<input type="checkbox" name="players" value="([^"]*)"[^>]*checked', page)
+    assert ticked == ["Ana", "Ben", "Chloé", "Dan"]
+    assert 'aria-pressed="true"' in page
+    assert "Tournoi de décembre" in page
+    assert "Élise</textarea>" in page
+    assert '<ul class="errorlist' not in page
+    response = client.post(url, form(everyone="1"))
+    page = response.content.decode()
+    assert re.findall(r'name="players" value="[^"]*"[^>]*checked', page) == []
+    assert 'aria-pressed="false"' in page
+    # The form's own button then makes the night, with the players ticked.
+    response = client.post(url, form(players=ticked))
+    assert response.status_code == 302
+    assert Night.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "not_yet", "draw_number", "why"),
+    [
+        (
+            "en",
+            "Not every table has played its deals yet.",
+            "Draw number:",
+            "anyone can redraw round 1 from it",
+        ),
+        (
+            "fr",
+            "Toutes les tables n’ont pas encore joué leurs donnes.",
+            "Numéro du tirage\u00a0:",
+            "chacun peut refaire le tirage de la manche 1 à partir de lui",
+        ),
+        (
+            "es",
+            "No todas las mesas han jugado aún sus manos.",
+            "Número del sorteo:",
+            "cualquiera puede repetir con él el sorteo de la ronda 1",
+        ),
+    ],
+)
+def test_the_night_page_says_what_is_not_done_and_what_the_draw_number_is(
+    client, club, language, not_yet, draw_number, why
+):
+    """Before every table has played: "not every table", never "every table has not"; the seed
+    is named for what it does, with its value."""
+    night = new_night(club, count=8, deals=2, seed="424242")
+    url = reverse("night", args=[club.token, night.number])
+    page = html.unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+    assert not_yet in page
+    assert "Every table has not" not in page
+    assert "Seed" not in page
+    assert f'{draw_number} <strong class="seed">424242</strong>' in page
+    assert f"({why})" in page
+    # Once every table has played its deals, the warning goes.
+    for table in night.tables.select_related("club_sheet__sheet"):
+        play(table.club_sheet.sheet, [(0, 56), (1, 40)])
+    page = html.unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+    assert not_yet not in page

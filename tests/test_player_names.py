@@ -230,10 +230,13 @@ class TestEveryPlaceThatTakesAName:
     def test_the_roster(self, client, typed, shown):
         club = club_writes.create_club("Jeudi", players=["Ana", "Ben"]).club
         players = f"/c/{club.token}/players/"
-        response = client.post(players, {"action": "add", "add-name": typed})
-        assert response.context["add_form"].errors["name"] == [
-            f"“{shown}” is already one of the club's players."
-        ]
+        response = client.post(players, {"action": "add", "add-names": typed})
+        expected = (
+            "“Ana” is already one of the club's players."
+            if shown == "Ana"
+            else f"“{shown}” is the same name as “Ana”, already one of the club's players."
+        )
+        assert response.context["add_form"].errors["names"] == [expected]
         ben = club.players.get(name="Ben")
         response = client.post(players, {"action": "rename", "player": ben.pk, "name": typed})
         assert response.context["rename_error"] == (
@@ -474,3 +477,28 @@ def test_the_skeleton_migration_keeps_look_alikes_stored_before_it(client):
 def test_short_names_tell_the_players_of_a_table_apart(names, shown):
     assert player_names.short(names) == shown
     assert len({player_names.key(name) for name in shown}) == len(names)
+
+
+def test_one_collation_for_every_list_of_names():
+    """Accents and case set aside first: É beside E, not after Z; then the key and the name, so
+    that names equal but for an accent keep one order."""
+    typed = ["Zoé", "Élodie", "émile", "Anaïs", "Bruno"]
+    assert player_names.alphabetical(typed) == ["Anaïs", "Bruno", "Élodie", "émile", "Zoé"]
+    found = player_names.alphabetical(["Ève", "Eve", "Evan", "eva"])
+    assert found == ["eva", "Evan", "Eve", "Ève"]
+    # Letters that carry their mark in themselves go with the letter they are read as.
+    assert player_names.alphabetical(["Pia", "Øyvind", "Oscar", "Luc", "Łukasz", "Lz"]) == [
+        "Luc",
+        "Łukasz",
+        "Lz",
+        "Oscar",
+        "Øyvind",
+        "Pia",
+    ]
+    # A name typed with a combining accent sits where the composed one does.
+    assert player_names.collation("E\u0301lodie")[0] == player_names.collation("Élodie")[0]
+    # Items by their name.
+    assert player_names.alphabetical([(2, "Zoé"), (1, "élise")], name=lambda item: item[1]) == [
+        (1, "élise"),
+        (2, "Zoé"),
+    ]

@@ -42,7 +42,10 @@ URLS = [
     ("night_live", "c/<str:token>/nights/<night:number>/live/"),
     ("night_new", "c/<str:token>/nights/new/"),
     ("night_players", "c/<str:token>/nights/<night:number>/players/"),
+    ("night_print", "c/<str:token>/nights/<night:number>/print/"),
     ("night_screen", "c/<str:token>/nights/<night:number>/screen/"),
+    ("night_summary", "c/<str:token>/nights/<night:number>/summary/"),
+    ("night_xlsx", "c/<str:token>/nights/<night:number>/ranking.xlsx"),
     ("players", "s/<str:token>/players/"),
     ("print_sheet", "s/<str:token>/print/"),
     ("put_back", "list/put-back/"),
@@ -71,7 +74,11 @@ URLS = [
     ("view_night_csv", "cv/<str:token>/nights/<night:number>/ranking.csv"),
     ("view_night_json", "cv/<str:token>/nights/<night:number>/night.json"),
     ("view_night_live", "cv/<str:token>/nights/<night:number>/live/"),
+    ("view_night_print", "cv/<str:token>/nights/<night:number>/print/"),
     ("view_night_screen", "cv/<str:token>/nights/<night:number>/screen/"),
+    ("view_night_summary", "cv/<str:token>/nights/<night:number>/summary/"),
+    ("view_night_summary_png", "cv/<str:token>/nights/<night:number>/summary.png"),
+    ("view_night_xlsx", "cv/<str:token>/nights/<night:number>/ranking.xlsx"),
     ("view_print_sheet", "v/<str:token>/print/"),
     ("view_qr", "v/<str:token>/qr.svg"),
     ("view_sheet", "v/<str:token>/"),
@@ -98,7 +105,7 @@ def test_every_url_name_and_path_is_kept():
 def test_a_read_only_twin_is_the_same_view_with_readonly():
     patterns = {name: pattern for name, _path, pattern in listed(get_resolver().url_patterns)}
     twins = [name for name in patterns if name.startswith("view_") and name[5:] in patterns]
-    assert len(twins) == 10 + 5 + 5  # a session's pages, a club's, a night's
+    assert len(twins) == 10 + 5 + 8  # a session's pages, a club's, a night's
     for name in twins:
         full, read_only = patterns[name[5:]], patterns[name]
         assert read_only.callback is full.callback, name

@@ -59,6 +59,28 @@ class PlayerNameForm(forms.Form):
     )
 
 
+class RosterForm(forms.Form):
+    """Names for the roster, one a line: ``lines`` once cleaned (``writes.add_players`` checks
+    each)."""
+
+    names = forms.CharField(
+        label=_("Names, one a line"),
+        # 200 names of 40 characters and their line breaks.
+        max_length=10_000,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 4, "autocomplete": "off", "autocapitalize": "words"}),
+        error_messages={
+            "required": _("Names: enter the players' names, one a line."),
+            "max_length": _("Names: at most 10,000 characters."),
+        },
+    )
+
+    def clean(self):
+        data = super().clean()
+        data["lines"] = (data.get("names") or "").splitlines()
+        return data
+
+
 class MergeForm(forms.Form):
     """Two roster entries that are one person: ``drop`` joins ``keep``."""
 

@@ -292,7 +292,9 @@ def sort_rows(result: Standings, sort: str) -> None:
     result.sort = "-" + sort if reverse else sort
     attribute = dict(COLUMNS).get(sort)
     rows = result.rows
-    rows.sort(key=lambda row: player_names.key(row.player.name), reverse=reverse and not attribute)
+    rows.sort(
+        key=lambda row: player_names.collation(row.player.name), reverse=reverse and not attribute
+    )
     if attribute is not None:
         # Stable sorts: equal values keep the names' order; a missing value comes last.
         rows.sort(key=lambda row: getattr(row, attribute) or 0, reverse=not reverse)
@@ -437,7 +439,7 @@ def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> 
     ]
     names = dict(club.players.values_list("pk", "name"))
     partners = [(names[pk], times) for pk, times in _partners(player).items() if pk in names]
-    partners.sort(key=lambda item: (-item[1], item[0]))
+    partners.sort(key=lambda item: (-item[1], player_names.collation(item[0])))
     return PlayerRecord(
         player=player,
         sessions=rows,

@@ -17,10 +17,10 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scoresheet import chart, keys, numbers, recent
+from scoresheet import chart, keys, numbers, player_names, recent
 from scoresheet.clubs import ClubError, standings, writes
 from scoresheet.clubs.forms import (
     AttachForm,
@@ -29,6 +29,7 @@ from scoresheet.clubs.forms import (
     MergeForm,
     NewClubForm,
     PlayerNameForm,
+    RosterForm,
 )
 from scoresheet.models import Club, ClubPlayer, Sheet
 
@@ -63,6 +64,11 @@ def club_links(club: Club, readonly: bool) -> dict:
         for name in ("club_players", "club_new_sheet", "club_attach", "club_settings"):
             found[name] = reverse(name, args=[token])
     return found
+
+
+def roster_names(club: Club) -> list[str]:
+    """The club's players' names, in the order of every list of names (``collation``)."""
+    return player_names.alphabetical(club.players.values_list("name", flat=True))
 
 
 def player_url(club: Club, readonly: bool, pk: int) -> str:
@@ -244,8 +250,8 @@ def club(request, token, readonly=False):
 def club_players(request, token):
     """The roster: add a player, rename one, merge two entries that are one person."""
     club = get_club(token)
-    players = list(club.players.all())
-    add_form = PlayerNameForm(prefix="add")
+    players = player_names.alphabetical(club.players.all(), name=lambda player: player.name)
+    add_form = RosterForm(prefix="add")
     merge_form = MergeForm(players=players, prefix="merge")
     rename_error = None
     status = 200
@@ -253,11 +259,12 @@ def club_players(request, token):
         action = request.POST.get("action")
         try:
             if action == "add":
-                add_form = PlayerNameForm(request.POST, prefix="add")
+                add_form = RosterForm(request.POST, prefix="add")
                 if add_form.is_valid():
-                    player = writes.add_player(club, add_form.cleaned_data["name"]).player
-                    messages.success(request, _("%(name)s joined the club.") % {"name": player})
-                    return redirect("club_players", token)
+                    added = writes.add_players(club, add_form.cleaned_data["lines"]).players
+                    messages.success(request, joined(added))
+                    # The page again with the focus in the box, for the next names.
+                    return redirect(reverse("club_players", args=[token]) + "?added=1")
             elif action == "rename":
                 form = PlayerNameForm(request.POST)
                 pk = request.POST.get("player", "")
@@ -286,7 +293,8 @@ def club_players(request, token):
         except ClubError as error:
             text = error.translated(_)
             if action == "add":
-                add_form.add_error("name", text)
+                for problem in getattr(error, "problems", [error]):
+                    add_form.add_error("names", problem.translated(_))
             elif action == "merge":
                 merge_form.add_error(None, text)
             else:
@@ -294,6 +302,8 @@ def club_players(request, token):
                 if player_id not in {player.pk for player in players}:
                     # No line of the roster to show it beside (a player merged away meanwhile).
                     messages.error(request, text)
+    if add_form.errors or request.GET.get("added"):
+        add_form.fields["names"].widget.attrs["autofocus"] = True
     context = {
         "club": club,
         "links": club_links(club, False),
@@ -304,6 +314,18 @@ def club_players(request, token):
         "rename_value": request.POST.get("name", "") if rename_error else "",
     }
     return render(request, "scoresheet/club_players.html", context, status=status)
+
+
+def joined(players) -> str:
+    """What the roster page says of the names it added."""
+    if len(players) == 1:
+        return _("%(name)s joined the club.") % {"name": players[0].name}
+    names = ", ".join(player.name for player in players)
+    return ngettext(
+        "%(count)s player joined the club: %(names)s.",
+        "%(count)s players joined the club: %(names)s.",
+        len(players),
+    ) % {"count": len(players), "names": names}
 
 
 @require_safe
@@ -338,7 +360,7 @@ def club_new_sheet(request, token):
     """Start a session from the club: players from the roster (a new name joins it), the
     club's default rules."""
     club = get_club(token)
-    roster = list(club.players.values_list("name", flat=True))
+    roster = roster_names(club)
     if request.method == "POST":
         form = ClubSheetForm(request.POST)
     else:
@@ -397,7 +419,7 @@ def club_attach(request, token):
                 }
                 for seat, (name, player) in enumerate(match)
             ]
-            context.update(sheet=sheet, seats=seats, roster=club.players.all())
+            context.update(sheet=sheet, seats=seats, roster=roster_names(club))
             if "confirm" in request.POST:
                 try:
                     writes.attach(club, sheet, [seat["value"] for seat in seats])

@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404
 # _ only marks a message for extraction; ClubError.translated translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import bulk, keys, player_names, scoring
+from scoresheet import bulk, keys, limits, player_names, scoring
 from scoresheet.clubs import ClubError, results
 from scoresheet.models import Club, ClubPlayer, ClubSheet, Sheet, SpentKey
 from scoresheet.sheets import writes
@@ -43,6 +43,8 @@ class ClubChange:
 
     club: Club
     player: ClubPlayer | None = None
+    # The players a roster write added, in the order typed (``add_players``).
+    players: tuple[ClubPlayer, ...] = ()
     club_sheet: ClubSheet | None = None
     sheet: Sheet | None = None
     done: bool = True
@@ -131,18 +133,101 @@ def change_club(club: Club, name: str, rules: scoring.Rules) -> ClubChange:
 
 
 def add_player(club: Club, name: str) -> ClubChange:
-    """Put a new name on the roster; refuses a name already there (by ``player_names.key``): of a
-    double tap, the first adds it, the second is told it is there."""
-    name = clean_player_name(name)
+    """Put a new name on the roster (``add_players`` with one line); refuses a name already
+    there (by ``player_names.key``): of a double tap, the first adds it, the second is told it
+    is there."""
+    return add_players(club, [name])
+
+
+class RosterRefused(ClubError):
+    """Names typed for the roster, refused together: ``problems`` holds one ``ClubError`` per
+    wrong line, each naming it; nothing was stored."""
+
+    def __init__(self, problems: list[ClubError]):
+        super().__init__(problems[0].message, **problems[0].params)
+        self.problems = problems
+
+
+# The roster's text box: what each line may be refused for (the first message of each pair
+# when the box holds one name, without its line).
+LINE_BLANK = _("Names: enter the players' names, one a line.")
+LINE_MANY = _("Names: at most %(most)s names at once, not %(count)s.")
+LINE_LONG = _("Names, line %(line)s: a name has at most %(length)s characters.")
+LINE_TWICE = _("Names, line %(line)s: “%(name)s” is on line %(first)s already.")
+LINE_ALIKE = _(
+    "Names, line %(line)s: “%(name)s” is the same name as “%(other)s” (line %(first)s)."
+)
+LINE_TAKEN = _("Names, line %(line)s: “%(name)s” is already one of the club's players.")
+LINE_ALIKE_TAKEN = _(
+    "Names, line %(line)s: “%(name)s” is the same name as “%(other)s”, already one of the "
+    "club's players."
+)
+ALIKE_TAKEN = _("“%(name)s” is the same name as “%(other)s”, already one of the club's players.")
+
+
+def typed_names(lines: list[str]) -> tuple[list[tuple[int, str]], list[tuple[int, ClubError]]]:
+    """The names of a text box, one a line, each with its line's number (from 1), blank lines
+    left out; and the lines that cannot be a new name, each with its ``ClubError``: too long,
+    or the same name as a line above it (typed twice, or alike but for case, an accent typed
+    apart or an invisible character)."""
+    found, problems, seen = [], [], {}
+    single = sum(1 for line in lines if player_names.clean(line)) == 1
+    for number, line in enumerate(lines, start=1):
+        if not player_names.clean(line):
+            continue
+        try:
+            name = clean_player_name(line)
+        except ClubError as error:
+            long = ClubError(LINE_LONG, line=number, length=player_names.PLAYER_LENGTH)
+            problems.append((number, error if single else long))
+            continue
+        key = player_names.key(name)
+        if key in seen:
+            first, other = seen[key]
+            message = LINE_TWICE if other == name else LINE_ALIKE
+            problem = ClubError(message, line=number, name=name, other=other, first=first)
+            problems.append((number, problem))
+            continue
+        seen[key] = (number, name)
+        found.append((number, name))
+    return found, problems
+
+
+def add_players(club: Club, lines: list[str]) -> ClubChange:
+    """Put the names of ``lines`` (a text box, one name a line) on the roster, all of them or
+    none: a line that cannot be a new name (``typed_names``), or whose name the roster has
+    already (alike but for case or an accent typed apart included), refuses the whole box
+    (``RosterRefused``, naming every such line). One transaction; of a double tap, the first
+    adds the names and the second is told they are there."""
+    typed, problems = typed_names(lines)
+    if not typed and not problems:
+        raise RosterRefused([ClubError(LINE_BLANK)])
+    if len(typed) > limits.ROSTER_ADD:
+        raise RosterRefused([ClubError(LINE_MANY, most=limits.ROSTER_ADD, count=len(typed))])
+    single = len(typed) + len(problems) == 1
     try:
         with transaction.atomic():
             club = locked(club)
-            if club.players.filter(key=player_names.key(name)).exists():
-                raise ClubError(TAKEN, name=name)
-            player = ClubPlayer.objects.create(club=club, name=name)
+            wanted = {player_names.key(name): (number, name) for number, name in typed}
+            for player in club.players.filter(key__in=list(wanted)):
+                number, name = wanted[player.key]
+                same = player.name == name
+                if single:
+                    message = TAKEN if same else ALIKE_TAKEN
+                else:
+                    message = LINE_TAKEN if same else LINE_ALIKE_TAKEN
+                problems.append(
+                    (number, ClubError(message, line=number, name=name, other=player.name))
+                )
+            if problems:
+                problems.sort(key=lambda problem: problem[0])
+                raise RosterRefused([problem for _number, problem in problems])
+            players = ClubPlayer.objects.bulk_create(
+                ClubPlayer(club=club, name=name) for _number, name in typed
+            )
     except IntegrityError:
-        raise ClubError(TAKEN, name=name) from None
-    return ClubChange(club, player=player)
+        raise ClubError(TAKEN, name=typed[0][1]) from None
+    return ClubChange(club, player=players[0], players=tuple(players))
 
 
 def roster_entries(club: Club, names) -> list[ClubPlayer]:

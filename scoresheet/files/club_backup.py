@@ -41,7 +41,7 @@ def dump(club: Club) -> dict:
         "format": FORMAT,
         "name": club.name,
         "created": local_time(club.created).isoformat(),
-        "players": sorted(names.values(), key=player_names.key),
+        "players": player_names.alphabetical(names.values()),
         "rules": club.game_rules.to_data(),
         "sessions": sessions,
     }

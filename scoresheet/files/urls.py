@@ -17,5 +17,6 @@ urlpatterns = [
     *CLUB.both("standings.xlsx", views.standings_xlsx, "standings_xlsx"),
     *CLUB.both("club.json", views.backup_json, "backup"),
     *NIGHT.both("ranking.csv", views.night_csv, "night_csv"),
+    *NIGHT.both("ranking.xlsx", views.night_xlsx, "night_xlsx"),
     *NIGHT.both("night.json", views.night_json, "night_json"),
 ]

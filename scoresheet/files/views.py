@@ -173,6 +173,18 @@ def night_csv(request, token, number, readonly=False):
 
 
 @require_safe
+def night_xlsx(request, token, number, readonly=False):
+    """The ranking as a spreadsheet file: the CSV's cells, numbers as numbers."""
+    night = get_night(token, number, readonly)
+    view = ranking.read(night)
+    names = [line.name for line in view.lines]
+    workbook = xlsx.ranking_file(night, night_files.csv_rows(view), names)
+    response = FileResponse(workbook, content_type=xlsx.CONTENT_TYPE)
+    response["Content-Disposition"] = attachment(night_files.filename(night, "xlsx"))
+    return response
+
+
+@require_safe
 def night_json(request, token, number, readonly=False):
     """The night as its club's backup holds it (``night_files.dump``), as one JSON file."""
     night = get_night(token, number, readonly)

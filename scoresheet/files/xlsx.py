@@ -1,11 +1,13 @@
-"""The spreadsheet files (.xlsx): a session's sheet and a club's standings, with the CSV's cells,
-as a workbook that LibreOffice, Excel and Numbers open with no import dialog.
+"""The spreadsheet files (.xlsx): a session's sheet, a club's standings and a night's ranking,
+with the CSV's cells, as a workbook that LibreOffice, Excel and Numbers open with no import
+dialog.
 
-The cells are the CSV's (``session_csv.csv_rows``, ``club_csv.csv_rows``): numbers are written as
-numbers (40.5 as a decimal, which a French spreadsheet shows 40,5), text as text. A text cell is
-a string, never a formula, so a name is shown exactly as typed ("=1+1" stays text) and needs
-none of the CSV's leading apostrophe. XlsxWriter's constant-memory mode writes each row to a
-temporary file as it comes: the workbook never holds the session in memory.
+The cells are the CSV's (``session_csv.csv_rows``, ``club_csv.csv_rows``,
+``night_files.csv_rows``): numbers are written as numbers (40.5 as a decimal, which a French
+spreadsheet shows 40,5), text as text. A text cell is a string, never a formula, so a name is
+shown exactly as typed ("=1+1" stays text) and needs none of the CSV's leading apostrophe.
+XlsxWriter's constant-memory mode writes each row to a temporary file as it comes: the workbook
+never holds the session in memory.
 """
 
 from __future__ import annotations
@@ -129,6 +131,15 @@ def session_file(sheet, rows: Iterator[list], names: list[str]) -> IO[bytes]:
     widths = session_widths(names)
     return in_temporary_file(
         lambda target: workbook(rows, target, title=sheet.name, widths=widths, bold_last=2)
+    )
+
+
+def ranking_file(night, rows: Iterator[list], names: list[str]) -> IO[bytes]:
+    """A club night's ranking workbook: place, player, a column per round, total."""
+    rounds = max(night.drawn, 1)
+    widths = [7, name_width(names), *([9] * rounds), 8]
+    return in_temporary_file(
+        lambda target: workbook(rows, target, title=night.name, widths=widths)
     )
 
 

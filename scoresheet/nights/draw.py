@@ -6,7 +6,9 @@ tables, each a list of players in seat order.
 - Sizes: tables of 4, of 5 where the count needs it (9 = 4 + 5, 10 = 5 + 5). Eleven players
   cannot be seated in 4s and 5s: they play 4 + 4 + 3 (a table of 3 plays every deal, where a
   table of 6 would sit its dealer out of each one).
-- Round 1 is a shuffle from the night's seed, so that anyone can check it.
+- Round 1 is a shuffle of the players, in the order they came, from the night's seed: the
+  night's file lists them in that order with the seed, so that anyone can draw it again from
+  the names alone (docs/club-night.md, "Redraw round 1").
 - Later rounds minimise repeated meetings: a randomised greedy draw improved by swapping
   players between tables, the best of several starts. For 16 players at tables of 4 the rounds
   follow the affine plane of order 4 while it lasts: in five rounds nobody meets anyone twice.
@@ -72,8 +74,10 @@ def _weight(count: int) -> int:
 
 
 def first_round(players: Sequence, seed: str) -> list[list]:
-    """Round 1: the players (in a fixed order) shuffled from the seed, seated in turn."""
-    order = sorted(players)
+    """Round 1: ``players`` in the order given (the order they came, as the night stores and
+    its file lists them) shuffled by Python's ``random`` seeded with "<seed>:1", then seated
+    in turn, the larger tables first."""
+    order = list(players)
     random.Random(f"{seed}:1").shuffle(order)
     return _seated(order, table_sizes(len(order)))
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from scoresheet import typography
+from scoresheet import player_names, typography
 from scoresheet.numbers import minus
 
 
@@ -122,7 +122,10 @@ def earlier_rounds(tables, current: int, readonly: bool) -> SafeString:
 
 
 def options(lines) -> SafeString:
-    """A ``<select>``'s options: the players of ``lines``."""
+    """A ``<select>``'s options: the players of ``lines``, in alphabetical order."""
     return mark_safe(
-        "".join(f'<option value="{line.player}">{escape(line.name)}</option>' for line in lines)
+        "".join(
+            f'<option value="{line.player}">{escape(line.name)}</option>'
+            for line in player_names.alphabetical(lines, name=lambda line: line.name)
+        )
     )

@@ -7,11 +7,11 @@ or rounds: the tables with their sessions and sheets, and the players' names.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 
 from django.db.models import Sum
 
+from scoresheet import player_names
 from scoresheet.models import ClubPlayer, Night, NightTable, Sheet
 
 
@@ -55,12 +55,6 @@ class Line:
     gone: bool = False
 
 
-def alphabetical(name: str) -> str:
-    """A name's place in an alphabetical list: Élise between Dan and Farid."""
-    letters = unicodedata.normalize("NFKD", name)
-    return "".join(c for c in letters if not unicodedata.combining(c)).casefold()
-
-
 def ranking(names: dict[int, str], tables: list[Table], rounds: int, gone=()) -> list[Line]:
     """Each player's total over the rounds played, best first; equal totals share a place."""
     lines = {
@@ -75,7 +69,9 @@ def ranking(names: dict[int, str], tables: list[Table], rounds: int, gone=()) ->
             points = table.totals[seat] if seat < len(table.totals) else 0
             line.rounds[table.round - 1] = (line.rounds[table.round - 1] or 0) + points
             line.total += points
-    ordered = sorted(lines.values(), key=lambda line: (-line.total, alphabetical(line.name)))
+    ordered = sorted(
+        lines.values(), key=lambda line: (-line.total, player_names.collation(line.name))
+    )
     for index, line in enumerate(ordered):
         tied = index and ordered[index - 1].total == line.total
         line.place = ordered[index - 1].place if tied else index + 1
@@ -190,7 +186,7 @@ def winners(nights: list[Night]) -> dict[int, list[str]]:
     found = {}
     for night, points in totals.items():
         best = max(points.values())
-        found[night] = sorted(
-            (names.get(p, "?") for p, total in points.items() if total == best), key=alphabetical
+        found[night] = player_names.alphabetical(
+            names.get(p, "?") for p, total in points.items() if total == best
         )
     return found

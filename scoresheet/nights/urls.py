@@ -1,7 +1,9 @@
 """The club night's URLs, under the club's two links: /c/<token>/nights/… to run a night,
 /cv/<view_token>/nights/… to look (its files' are ``files/urls.py``)."""
 
-from scoresheet.nights import views
+from django.urls import path
+
+from scoresheet.nights import after_views, views
 from scoresheet.routes import CLUB, NIGHT
 
 urlpatterns = [
@@ -11,4 +13,13 @@ urlpatterns = [
     NIGHT.page("players/", views.night_players, "night_players"),
     *NIGHT.both("screen/", views.night_screen, "night_screen"),
     *NIGHT.both("live/", views.night_live, "night_live"),
+    # After the game: the summary and the ranking on paper.
+    *NIGHT.both("summary/", after_views.night_summary, "night_summary"),
+    *NIGHT.both("print/", after_views.night_print, "night_print"),
+    # The picture a shared link shows: under the read-only link only.
+    path(
+        NIGHT.read_only + "summary.png",
+        after_views.night_summary_png,
+        name="view_night_summary_png",
+    ),
 ]

@@ -18,9 +18,9 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scoresheet import keys, numbers
 from scoresheet.clubs import ClubError
-from scoresheet.clubs.views import club_links, get_club
+from scoresheet.clubs.views import club_links, get_club, roster_names
 from scoresheet.models import Club, Night
-from scoresheet.nights import html, ranking, writes
+from scoresheet.nights import html, ranking, summary, writes
 from scoresheet.nights.forms import NightForm
 
 
@@ -36,7 +36,16 @@ def night_links(night: Night, readonly: bool) -> dict:
     args = [token, night.number]
     found = {
         name: reverse(prefix + name, args=args)
-        for name in ("night", "night_screen", "night_live", "night_csv", "night_json")
+        for name in (
+            "night",
+            "night_screen",
+            "night_live",
+            "night_csv",
+            "night_xlsx",
+            "night_json",
+            "night_summary",
+            "night_print",
+        )
     }
     found["club"] = reverse(prefix + "club", args=[token])
     if not readonly:
@@ -87,17 +96,30 @@ def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
     return context
 
 
+def everyone(data, roster: list[str]) -> dict:
+    """The new-night form's ``data`` as its initial values, with every player of ``roster``
+    ticked, or none when every one of them was."""
+    initial = {name: data.get(name) for name in data if name != "players"}
+    ticked = set(data.getlist("players"))
+    initial["players"] = [] if set(roster) <= ticked else list(roster)
+    return initial
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def night_new(request, token):
     """Start a club night: its players present, its rounds and deals, its rules."""
     club = get_club(token)
-    roster = list(club.players.values_list("name", flat=True))
-    if request.method == "POST":
+    roster = roster_names(club)
+    if request.method == "POST" and "everyone" in request.POST:
+        # "Everyone" without JavaScript: the form again, every player ticked (or none, when
+        # all were), the rest as typed; nothing is made.
+        form = NightForm(initial=everyone(request.POST, roster), roster=roster)
+    elif request.method == "POST":
         form = NightForm(request.POST, roster=roster)
     else:
         initial = {**club.game_rules.to_data(), "date": timezone.localdate()}
         form = NightForm(initial=initial, roster=roster)
-    if request.method == "POST" and form.is_valid():
+    if form.is_bound and form.is_valid():
         data = form.cleaned_data
         try:
             change = writes.create_night(
@@ -130,7 +152,10 @@ def night_new(request, token):
 def night(request, token, number, readonly=False):
     """The night's page: the ranking, every table of the round with its progress and code."""
     night = get_night(token, number, readonly)
-    return render(request, "scoresheet/nights/night.html", night_context(night, readonly))
+    context = night_context(night, readonly)
+    if readonly:
+        context["og"] = summary.open_graph(request, context["view"], request.path)
+    return render(request, "scoresheet/nights/night.html", context)
 
 
 @require_safe
@@ -138,6 +163,8 @@ def night_screen(request, token, number, readonly=False):
     """The big screen: the ranking, the round's tables and the timer, following live."""
     night = get_night(token, number, readonly)
     context = night_context(night, readonly, screen=True)
+    if readonly:
+        context["og"] = summary.open_graph(request, context["view"], request.path)
     return render(request, "scoresheet/nights/screen.html", context)
 
 

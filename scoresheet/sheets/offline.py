@@ -38,6 +38,7 @@ SHELL = [
     "scoresheet/dealers.js",
     "scoresheet/draft.js",
     "scoresheet/entry.js",
+    "scoresheet/everyone.js",
     "scoresheet/hands.js",
     "scoresheet/live.js",
     "scoresheet/numbers.js",

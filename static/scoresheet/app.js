@@ -43,6 +43,7 @@ const BEHAVIOURS = [
   ["[data-copy]", () => import("./copy.js")],
   ["[data-share], [data-print]", () => import("./share.js")],
   ["[data-dealers]", () => import("./dealers.js")],
+  ["[data-everyone]", () => import("./everyone.js")],
   ["form[data-upload]", () => import("./upload.js")],
 ];
 
@@ -73,7 +74,7 @@ document.addEventListener("htmx:confirm", (event) => {
   load().then(() => event.detail.issueRequest(true));
 });
 const CONTROLS =
-  "[data-wake], [data-copy], [data-share], [data-print], [data-running-switch], [data-step], [data-theme-form] [type=submit]";
+  "[data-wake], [data-copy], [data-share], [data-print], [data-running-switch], [data-step], [data-theme-form] [type=submit], [data-everyone]";
 document.addEventListener(
   "click",
   (event) => {
