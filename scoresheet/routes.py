@@ -30,8 +30,22 @@ class NightNumber(HandNumber):
     regex = "[0-9]{1,6}"
 
 
+class ScreenCode:
+    """A night screen's short code (``models.new_screen_code``), as a remote types it: letters
+    and digits, either case."""
+
+    regex = "[A-Za-z0-9]{8}"
+
+    def to_python(self, value: str) -> str:
+        return value.lower()
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 register_converter(HandNumber, "hand")
 register_converter(NightNumber, "night")
+register_converter(ScreenCode, "screen")
 
 
 @dataclass(frozen=True)

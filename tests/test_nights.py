@@ -61,7 +61,10 @@ def garde(seats, taker=0, points=56):
 def play(table_sheet, hands):
     seats = table_sheet.seats.count()
     for taker, points in hands:
-        writes.add_hand(table_sheet.token, garde(seats, taker % seats, points), uuid.uuid4())
+        # Past the plan too: what is summed here is every stored hand.
+        writes.add_hand(
+            table_sheet.token, garde(seats, taker % seats, points), uuid.uuid4(), beyond_plan=True
+        )
 
 
 def form(**changes):
@@ -73,6 +76,8 @@ def form(**changes):
         "rounds": "5",
         "deals": "4",
         "minutes": "",
+        # Ticked, as the form shows it.
+        "passed_counts": "on",
         "key": str(uuid.uuid4()),
     }
     data.update(changes)
@@ -98,7 +103,10 @@ def test_a_new_night_draws_round_1_as_sessions_of_the_club(client, club):
     # Nine players: a table of 5 and a table of 4, each a session of the club.
     tables = list(night.tables.select_related("club_sheet__sheet"))
     assert sorted(len(t.players) for t in tables) == [4, 5]
-    assert [t.club_sheet.sheet.name for t in tables] == ["Round 1 · Table 1", "Round 1 · Table 2"]
+    assert [t.club_sheet.sheet.name for t in tables] == [
+        "Tournoi de décembre · Round 1 · Table 1",
+        "Tournoi de décembre · Round 1 · Table 2",
+    ]
     names = dict(club.players.values_list("pk", "name"))
     for table in tables:
         sheet = table.club_sheet.sheet
@@ -419,7 +427,7 @@ def test_the_night_page_shows_each_table_s_code_and_progress(client, club):
         sheet = table.club_sheet.sheet
         assert reverse("qr", args=[sheet.token]) in page
         assert sheet.get_absolute_url() in page
-    assert "0 / 4 deals" in page
+    assert "0/4 deals" in page
 
 
 def test_the_timer_counts_the_round_s_minutes(client, club):
@@ -496,7 +504,7 @@ def test_the_backup_round_trip_keeps_the_nights(club):
     after = {line.name: line.total for line in ranking.read(again).lines}
     assert after == before
     for table in again.tables.select_related("club_sheet__sheet"):
-        assert table.club_sheet.sheet.name == f"Round {table.round} · Table {table.table}"
+        assert table.club_sheet.sheet.name == f"Vendredi · Round {table.round} · Table {table.table}"
     # And the restored club writes the same nights again.
     assert club_backup.dump(restored)["nights"] == data["nights"]
 

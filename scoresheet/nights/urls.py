@@ -1,6 +1,8 @@
 """The club night's URLs, under the club's two links: /c/<token>/nights/… to run a night,
 /cv/<view_token>/nights/… to look (its files' are ``files/urls.py``)."""
 
+from django.urls import path
+
 from scoresheet.nights import views
 from scoresheet.routes import CLUB, NIGHT
 
@@ -11,4 +13,9 @@ urlpatterns = [
     NIGHT.page("players/", views.night_players, "night_players"),
     *NIGHT.both("screen/", views.night_screen, "night_screen"),
     *NIGHT.both("live/", views.night_live, "night_live"),
+    path(NIGHT.read_only + "qr.svg", views.night_qr, name="view_night_qr"),
+    # The screen's short read-only address, typed on a TV's remote: at most 12 characters
+    # after the host.
+    path("tv/<screen:code>", views.tv_screen, name="tv"),
+    path("tv/<screen:code>/", views.tv_screen),
 ]
