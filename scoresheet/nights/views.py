@@ -76,8 +76,16 @@ def screen_state(view: ranking.NightView) -> str:
 
 
 def tables_size(count: int) -> str:
-    """The screen's seating by the number of tables: a few read larger."""
-    return "few" if count <= 4 else "some" if count <= 8 else "many"
+    """The screen's seating by the number of tables: a few read larger (night.css)."""
+    return "few" if count <= 4 else "some" if count <= 8 else "many" if count <= 16 else "most"
+
+
+def seating_columns(count: int) -> int:
+    """The columns of the seating that takes the screen after a draw: its tables in one row,
+    or two up to 16 tables (every name at 40 px or more), then rows of 8."""
+    if count <= 4:
+        return max(count, 1)
+    return min(-(-count // 2), 8)
 
 
 def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
@@ -99,6 +107,7 @@ def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
         state = screen_state(view)
         context["state"] = state
         context["tables_size"] = tables_size(len(view.current))
+        context["seating_columns"] = seating_columns(len(view.current))
         if state == "final":
             context["podium"] = html.podium(view.lines[:3])
             context["screen_lines"] = html.screen_lines(view.lines[3:], most=12)
