@@ -17,5 +17,5 @@ urlpatterns = [
     # The screen's short read-only address, typed on a TV's remote: at most 12 characters
     # after the host.
     path("tv/<screen:code>", views.tv_screen, name="tv"),
-    path("tv/<screen:code>/", views.tv_screen),
+    path("tv/<screen:code>/", views.tv_screen, name="tv_slash"),
 ]
