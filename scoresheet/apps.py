@@ -10,6 +10,10 @@ class ScoresheetConfig(AppConfig):
         # A change of a sheet updates its club's results in the same transaction: the club
         # follows the sheets' write path, which knows nothing of clubs (docs/architecture.md).
         from scoresheet.clubs import results
-        from scoresheet.sheets import writes
+        from scoresheet.nights import tables
+        from scoresheet.sheets import around, writes
 
         writes.after_change(results.sheet_changed, reads=["club_sheet"])
+        # A club night's table plays so many deals a round, and its pages show the night:
+        # the night tells the sheets which sheets are its tables (docs/club-night.md).
+        around.planned_by(tables.plan_of, reads=tables.READS, follows=tables.FOLLOWS)

@@ -51,6 +51,38 @@ class TokenField(models.CharField):
         return name, "django.db.models.CharField", args, kwargs
 
 
+# A screen's short code: letters and digits a remote types, none read as another (no 0/o, 1/l/i).
+SCREEN_LETTERS = "23456789abcdefghjkmnpqrstuvwxyz"
+SCREEN_LENGTH = 8
+
+
+def new_screen_code() -> str:
+    """A night's screen code: 8 of 31 symbols (about 40 random bits), none taken yet."""
+    while True:
+        code = "".join(secrets.choice(SCREEN_LETTERS) for _letter in range(SCREEN_LENGTH))
+        if not Night.objects.filter(screen=code).exists():
+            return code
+
+
+class ScreenCodeField(models.CharField):
+    """A night's screen code, a new one for every night (``new_screen_code``); the migrations
+    hold it as a plain unique ``CharField``, as ``TokenField``."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs |= {
+            "max_length": SCREEN_LENGTH,
+            "unique": True,
+            "default": new_screen_code,
+            "editable": False,
+        }
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, _path, args, kwargs = super().deconstruct()
+        del kwargs["default"]
+        return name, "django.db.models.CharField", args, kwargs
+
+
 class Sheet(models.Model):
     """One session at the table: its players and, through ``hands``, everything they played."""
 
@@ -440,6 +472,10 @@ class Night(models.Model):
     # The new-night form's key: the same form sent twice opens one night.
     key = models.UUIDField(null=True, blank=True, unique=True, editable=False)
     created = models.DateTimeField(auto_now_add=True)
+    # Whether a deal everyone passed counts as one of the deals a table plays in a round.
+    passed_counts = models.BooleanField(_("a passed deal counts as a deal"), default=True)
+    # The screen's short read-only address, /tv/<screen>: typed on a TV's remote.
+    screen = ScreenCodeField()
 
     class Meta:
         ordering = ["-date", "-number"]

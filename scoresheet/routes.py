@@ -44,9 +44,23 @@ class RowId(HandNumber):
     digits = numbers.ID_DIGITS
 
 
+class ScreenCode:
+    """A night screen's short code (``models.new_screen_code``), as a remote types it: letters
+    and digits, either case."""
+
+    regex = "[A-Za-z0-9]{8}"
+
+    def to_python(self, value: str) -> str:
+        return value.lower()
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 register_converter(HandNumber, "hand")
 register_converter(NightNumber, "night")
 register_converter(RowId, "id")
+register_converter(ScreenCode, "screen")
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ __all__ = [
     "SeatCounts",
     "Statistics",
     "Streak",
+    "passed_in",
 ]
 
 # Game terms stay French in every language (the same labels as models.Contract).
@@ -280,6 +281,12 @@ class SeatCounts:
             else:
                 setattr(counts, name, value)
         return counts
+
+
+def passed_in(data: dict) -> int:
+    """The deals everyone passed that stored counters (``Counters.to_data``) hold, without
+    reading the rest: 0 for empty ones."""
+    return data.get("passed", 0) if data else 0
 
 
 class Counters:

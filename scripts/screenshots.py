@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from PIL import Image
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,6 +107,84 @@ def summary_pictures(page) -> None:
     image = page.locator("img.summary-image").get_attribute("src")
     origin = page.url.split("/s/")[0]
     (DOCS / "summary-card.png").write_bytes(page.request.get(origin + image).body())
+
+
+# A club night of 16 (issue 30): accented names, one of them long.
+NIGHT_NAMES = [
+    "Anaïs",
+    "Bruno",
+    "Chloé",
+    "Dan",
+    "Élodie",
+    "Farid",
+    "Gaëlle",
+    "Hugo",
+    "Inès",
+    "Jules",
+    "Karim",
+    "Léa",
+    "Marie-Christine",
+    "Noémie",
+    "Océane",
+    "Zoé",
+]
+
+
+def small(path: Path) -> None:
+    """A picture of the docs in 48 colours: a screen's flat colours keep, at a third of the
+    bytes."""
+    Image.open(path).convert("RGB").quantize(colors=48).save(path, optimize=True)
+
+
+def night_pictures(browser, p, base: str) -> None:
+    """A club night of 16 (issue 30), started from the club's page: round 1's four tables
+    each enter their 4 deals on a phone; the big screen at 1920 × 1080 once they have; then
+    round 2 is drawn, and table 1's phone shows where its players go."""
+    context = browser.new_context(**p.devices["Pixel 7"], locale="en-GB")
+    page = context.new_page()
+    page.goto(base + "/club/new/")
+    page.fill("#id_name", "Le jeudi")
+    page.get_by_role("button", name="Create the club").click()
+    page.get_by_role("link", name="New club night").click()
+    page.fill("#id_name", "Tournoi de décembre")
+    page.fill("#id_new_players", "\n".join(NIGHT_NAMES))
+    page.fill("#id_minutes", "60")
+    page.get_by_role("button", name="Start the night and draw round 1").click()
+    night = page.url
+    tables = [
+        link.get_attribute("href")
+        for link in page.get_by_role("link", name="Its sheet (full link)").all()
+    ]
+    for number, table in enumerate(tables):
+        page.goto(base + table)
+        names = page.locator("#totals .name").all_inner_texts()
+        for deal in range(4):
+            page.get_by_role("link", name="New hand").click()
+            form = page.locator("#entry form")
+            form.get_by_role("radio").first.wait_for()
+            choose(form, "Taker", names[(deal + number) % 4])
+            choose(form, "Contract", "Garde" if deal % 2 else "Prise")
+            choose(form, "Bouts", str(1 + (deal + number) % 3))
+            form.get_by_label("Points", exact=True).fill(str(38 + 4 * deal + 3 * number))
+            page.wait_for_timeout(300)
+            form.get_by_role("button", name="Save the hand").click()
+            page.wait_for_selector("#entry .entry-panel", state="detached")
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB")
+    tv = screen.new_page()
+    page.goto(night)
+    tv.goto(base + page.locator("#tv-link").input_value().split(base, 1)[-1])
+    tv.wait_for_selector(".screen-line")
+    tv.screenshot(path=DOCS / "club-night-screen.png")
+    small(DOCS / "club-night-screen.png")
+    screen.close()
+    page.get_by_role("button", name="Draw round 2", exact=True).click()
+    page.get_by_role("heading", name="Round 2 of 5").wait_for()
+    page.goto(base + tables[0])
+    page.wait_for_selector("#night-status .next-seats")
+    page.locator("#night-status").scroll_into_view_if_needed()
+    page.screenshot(path=DOCS / "club-night-table.png", scale="css")
+    small(DOCS / "club-night-table.png")
+    context.close()
 
 
 def free_port() -> int:
@@ -223,6 +302,7 @@ def main() -> None:
                 dark_sheet(browser, p, page.url)
                 summary_pictures(page)
                 club_page(page, base)
+                night_pictures(browser, p, base)
                 browser.close()
         finally:
             server.terminate()
@@ -239,6 +319,8 @@ def main() -> None:
         "club",
         "summary",
         "summary-card",
+        "club-night-screen",
+        "club-night-table",
     ]
     for name in names:
         print(DOCS / f"{name}.png")

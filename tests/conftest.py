@@ -39,6 +39,7 @@ POSTGRES = {
     "tests/test_clubs.py": "the standings' SQL (window functions, JSON), written per engine",
     "tests/test_club_results.py": "the club's stored results under any sequence of writes",
     "tests/test_nights.py": "a night's writes: a sheet's lock, then its club's",
+    "tests/test_night_tables.py": "a deal past a table's plan refused under the sheet's lock",
     "tests/test_rename.py": "renames through the write path, against the unique names",
     "tests/test_player_names.py": "names compared by key in the database; the keys' migration",
     "tests/test_keys.py": "a form's key spent under its owner's lock, a racing second undone",

@@ -312,7 +312,7 @@ CRAFTED = [
     (
         "a hand's poignée, NUL",
         changed(first_hand, poignees={"1": "simple\x00"}),
-        "(“Round 1 · Table 1”): Hand 1: Poignée of ",
+        "(“Vendredi · Round 1 · Table 1”): Hand 1: Poignée of ",
     ),
     (
         "a poignée's seat, lone surrogate",

@@ -3,6 +3,7 @@ is frozen in it), and a database holding sessions and clubs from before the stor
 the stored club results migrates forward to exactly what the app computes today."""
 
 import ast
+import re
 import uuid
 from decimal import Decimal
 from pathlib import Path
@@ -12,7 +13,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from scoresheet.clubs import results
-from scoresheet.models import Club, ClubResult, Hand, Sheet
+from scoresheet.models import Club, ClubResult, Hand, Night, Sheet
 from scoresheet.sheets import writes
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "scoresheet" / "migrations"
@@ -162,3 +163,55 @@ def test_sessions_and_clubs_from_before_the_stored_scores_migrate_to_todays_figu
     stored = ClubResult.objects.filter(club_id=club.pk).count()
     assert stored == 4 + 5
     assert not results.recount(Club.objects.get(pk=club.pk)), "results differ from a recount"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_night_tables_take_their_night_s_name_and_each_night_gets_a_screen_code():
+    """The tables drawn before were named "Round r · Table t" (in the organiser's language):
+    the night's name goes in front, shortened to fit 80 characters; a table named so already
+    stays. Each night gets its own screen code, and counts a passed deal as a deal."""
+    old = migrate("0014_club_sheet")
+    OldClub, OldSheet, OldClubSheet, OldNight, OldTable = (
+        old.get_model("scoresheet", m)
+        for m in ("Club", "Sheet", "ClubSheet", "Night", "NightTable")
+    )
+    club = OldClub.objects.create(name="Jeudi", token="c1", view_token="cv1")
+    made = iter(range(100))
+
+    def night(number, name):
+        return OldNight.objects.create(
+            club=club, number=number, name=name, date="2026-12-04", seed="1", rounds=2, deals=4
+        )
+
+    def table(at, round_number, number, name):
+        n = next(made)
+        sheet = OldSheet.objects.create(
+            name=name, first_dealer=0, token=f"t{n}", view_token=f"v{n}"
+        )
+        counted = OldClubSheet.objects.create(club=club, sheet=sheet, players=[])
+        OldTable.objects.create(
+            night=at, round=round_number, table=number, players=[], club_sheet=counted
+        )
+        return sheet.pk
+
+    friday, long = night(1, "Vendredi"), night(2, "N" * 80)
+    tables = {
+        table(friday, 1, 1, "Round 1 · Table 1"): "Vendredi · Round 1 · Table 1",
+        table(friday, 1, 2, "Manche 1 · Table 2"): "Vendredi · Manche 1 · Table 2",
+        table(friday, 2, 1, "Vendredi · Round 2 · Table 1"): "Vendredi · Round 2 · Table 1",
+        # 80 + 20 characters: the night keeps 59 of its own and "…", 80 in all.
+        table(long, 1, 1, "Round 1 · Table 1"): "N" * 59 + "… · Round 1 · Table 1",
+    }
+    # A session of the club outside any night keeps its name.
+    alone = OldSheet.objects.create(name="Mardi", first_dealer=0, token="t-alone", view_token="v")
+    OldClubSheet.objects.create(club=club, sheet=alone, players=[])
+
+    migrate(None)
+    names = dict(Sheet.objects.values_list("pk", "name"))
+    assert {pk: names[pk] for pk in tables} == tables
+    assert names[alone.pk] == "Mardi"
+    nights = list(Night.objects.values_list("screen", "passed_counts"))
+    assert len({code for code, _counts in nights}) == 2
+    for code, counts in nights:
+        assert re.fullmatch(r"[23456789abcdefghjkmnpqrstuvwxyz]{8}", code)
+        assert counts is True

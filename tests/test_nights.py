@@ -63,7 +63,10 @@ def garde(seats, taker=0, points=56):
 def play(table_sheet, hands):
     seats = table_sheet.seats.count()
     for taker, points in hands:
-        writes.add_hand(table_sheet.token, garde(seats, taker % seats, points), uuid.uuid4())
+        # Past the plan too: what is summed here is every stored hand.
+        writes.add_hand(
+            table_sheet.token, garde(seats, taker % seats, points), uuid.uuid4(), beyond_plan=True
+        )
 
 
 def form(**changes):
@@ -75,6 +78,8 @@ def form(**changes):
         "rounds": "5",
         "deals": "4",
         "minutes": "",
+        # Ticked, as the form shows it.
+        "passed_counts": "on",
         "key": str(uuid.uuid4()),
     }
     data.update(changes)
@@ -100,7 +105,10 @@ def test_a_new_night_draws_round_1_as_sessions_of_the_club(client, club):
     # Nine players: a table of 5 and a table of 4, each a session of the club.
     tables = list(night.tables.select_related("club_sheet__sheet"))
     assert sorted(len(t.players) for t in tables) == [4, 5]
-    assert [t.club_sheet.sheet.name for t in tables] == ["Round 1 · Table 1", "Round 1 · Table 2"]
+    assert [t.club_sheet.sheet.name for t in tables] == [
+        "Tournoi de décembre · Round 1 · Table 1",
+        "Tournoi de décembre · Round 1 · Table 2",
+    ]
     names = dict(club.players.values_list("pk", "name"))
     for table in tables:
         sheet = table.club_sheet.sheet
@@ -472,7 +480,7 @@ def test_the_night_page_shows_each_table_s_code_and_progress(client, club):
         sheet = table.club_sheet.sheet
         assert reverse("qr", args=[sheet.token]) in page
         assert sheet.get_absolute_url() in page
-    assert "0 / 4 deals" in page
+    assert "0/4 deals" in page
 
 
 def test_the_timer_counts_the_round_s_minutes(client, club):
@@ -549,7 +557,9 @@ def test_the_backup_round_trip_keeps_the_nights(club):
     after = {line.name: line.total for line in ranking.read(again).lines}
     assert after == before
     for table in again.tables.select_related("club_sheet__sheet"):
-        assert table.club_sheet.sheet.name == f"Round {table.round} · Table {table.table}"
+        assert (
+            table.club_sheet.sheet.name == f"Vendredi · Round {table.round} · Table {table.table}"
+        )
     # And the restored club writes the same nights again.
     assert club_backup.dump(restored)["nights"] == data["nights"]
 
@@ -706,3 +716,209 @@ def test_the_night_page_says_what_is_not_done_and_what_the_draw_number_is(
         play(table.club_sheet.sheet, [(0, 56), (1, 40)])
     page = html.unescape(client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode())
     assert not_yet not in page
+
+
+# The room: the screen, its short address, the plan of deals
+
+
+def screen_of(client, club, night) -> str:
+    return client.get(reverse("night_screen", args=[club.token, night.number])).content.decode()
+
+
+def test_right_after_a_draw_the_seating_takes_the_screen_until_a_deal(client, club):
+    night = new_night(club, count=8, rounds=2, deals=1)
+    page = screen_of(client, club, night)
+    assert 'class="screen-live seating"' in page
+    assert "Round 1: the tables" in page
+    assert 'class="screen-lines"' not in page
+    names = dict(club.players.values_list("pk", "name"))
+    for table in night.tables.all():
+        # Each table's players, one a line, in full.
+        assert "".join(f"<li>{names[p]}</li>" for p in table.players) in page
+    tables = list(night.tables.select_related("club_sheet__sheet"))
+    play(tables[0].club_sheet.sheet, [(0, 56)])
+    page = screen_of(client, club, night)
+    assert 'class="screen-live playing"' in page
+    assert page.count('class="screen-line"') == 8
+    assert page.count('<li class="screen-table') == 2
+    play(tables[1].club_sheet.sheet, [(0, 56)])
+    night_writes.draw_round(club, night, 2)
+    assert 'class="screen-live seating"' in screen_of(client, club, night)
+
+
+def test_after_the_last_round_the_screen_shows_the_final_ranking_and_no_timer(client, club):
+    night = new_night(club, count=8, rounds=1, deals=1, minutes=30)
+    assert "data-left=" in screen_of(client, club, night)
+    for table in night.tables.select_related("club_sheet__sheet"):
+        play(table.club_sheet.sheet, [(0, 56)])
+    page = screen_of(client, club, night)
+    assert 'class="screen-live final"' in page
+    assert "Final ranking" in page
+    assert "Round 1 of 1" not in page
+    assert "data-left=" not in page
+    # A garde made by 15 at each table: each taker +240, each defender −80 (docs/rules.md
+    # §2): the two takers share first place, the first defender by name is third.
+    podium = page.split('class="podium">', 1)[1].split("</ol>", 1)[0]
+    assert podium.count("<li") == 3
+    places = [int(p) for p in re.findall(r'class="place">(\d+)<', podium)]
+    totals = re.findall(r'class="total">([^<]+)<', podium)
+    assert places == [1, 1, 3]
+    assert totals == ["240", "240", "−80"]
+    # The five others below it.
+    assert page.count('class="screen-line"') == 5
+
+
+def test_a_table_past_its_plan_shows_5_of_4_in_the_warning_colour(client, club):
+    night = new_night(club, count=8, deals=4)
+    first, _second = night.tables.select_related("club_sheet__sheet").order_by("table")
+    play(first.club_sheet.sheet, [(seat, 56) for seat in range(5)])
+    page = client.get(reverse("night", args=[club.token, night.number])).content.decode()
+    assert '<li class="night-table done beyond"><h3>Table 1</h3>' in page
+    assert '<p class="progress">5/4 deals</p>' in page
+    assert '<li class="night-table"><h3>Table 2</h3>' in page
+    screen = screen_of(client, club, night)
+    assert re.search(
+        r'<li class="screen-table done beyond"><strong>Table 1</strong> '
+        r'<span class="count">5/4</span>',
+        screen,
+    )
+    assert '<li class="screen-table"><strong>Table 2</strong> <span class="count">0/4</span>' in (
+        screen
+    )
+
+
+@pytest.mark.parametrize(("passed_counts", "shown"), [(True, "2/4 deals"), (False, "1/4 deals")])
+def test_a_passed_deal_counts_as_a_deal_unless_the_night_says_not(
+    client, club, passed_counts, shown
+):
+    night = night_writes.create_night(
+        club, "Samedi", date(2026, 12, 5), players(8), 2, 4, seed="1", passed_counts=passed_counts
+    ).night
+    sheet = night.tables.select_related("club_sheet__sheet").get(table=1).club_sheet.sheet
+    writes.add_hand(sheet.token, None, uuid.uuid4())
+    writes.add_hand(sheet.token, garde(4), uuid.uuid4())
+    page = client.get(reverse("night", args=[club.token, night.number])).content.decode()
+    assert f'<p class="progress">{shown}</p>' in page
+    sentence = (
+        "A passed deal counts as a deal."
+        if passed_counts
+        else "A passed deal does not count as a deal: the table deals again."
+    )
+    assert sentence in page
+
+
+def test_the_new_night_form_says_whether_a_passed_deal_counts(client, club):
+    url = reverse("night_new", args=[club.token])
+    assert re.search(
+        r'<input type="checkbox" name="passed_counts"[^>]* checked',
+        (client.get(url).content.decode()),
+    )
+    client.post(url, form())
+    unticked = form()
+    del unticked["passed_counts"]
+    client.post(url, unticked)
+    assert list(Night.objects.order_by("number").values_list("passed_counts", flat=True)) == [
+        True,
+        False,
+    ]
+
+
+SCREEN_CODE = re.compile(r"^[23456789abcdefghjkmnpqrstuvwxyz]{8}$")
+
+
+def test_every_night_has_a_short_screen_code_of_its_own(club):
+    nights = [new_night(club, count=8, rounds=1) for _night in range(25)]
+    codes = [night.screen for night in nights]
+    assert len(set(codes)) == 25
+    for code in codes:
+        assert SCREEN_CODE.match(code)
+        # At most 12 characters after the host.
+        assert len(reverse("tv", args=[code])) <= 12
+
+
+def test_the_short_address_opens_the_screen_read_only(client, club):
+    night = new_night(club, count=8)
+    other = club_writes.create_club("Ailleurs").club
+    new_night(other, count=8)
+    address = f"/tv/{night.screen}"
+    response = client.get(address)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'id="night-live" class="screen-live' in page
+    assert "<h1>Vendredi</h1>" in page
+    # Read-only: no full link, no form; it polls under the read-only link.
+    assert club.token not in page
+    for table in night.tables.select_related("club_sheet__sheet"):
+        assert table.club_sheet.sheet.token not in page
+    assert "<form" not in page
+    assert f"/cv/{club.view_token}/nights/{night.number}/live/" in page
+    # Typed on a remote: either case, with or without the slash.
+    assert client.get(address.upper().replace("/TV/", "/tv/")).status_code == 200
+    assert client.get(address + "/").status_code == 200
+    assert client.post(address).status_code == 405
+    for wrong in ("/tv/22222222", "/tv/abc", f"/tv/{night.screen}x", "/tv/"):
+        assert client.get(wrong).status_code == 404, wrong
+
+
+def test_the_night_page_shows_the_short_address_to_copy_never_a_long_link(client, club):
+    night = new_night(club, count=8)
+    for token, name in ((club.token, "night"), (club.view_token, "view_night")):
+        page = client.get(reverse(name, args=[token, night.number])).content.decode()
+        assert (
+            f'<input type="text" id="tv-link" readonly value="http://testserver/tv/{night.screen}">'
+            in page
+        )
+        assert 'data-copy="tv-link"' in page
+        shown = re.sub(r"<[^>]+>", " ", page)
+        assert "/cv/" not in shown
+        assert "/c/" not in shown
+
+
+def test_the_screen_s_qr_code_is_the_read_only_ranking(client, club):
+    night = new_night(club, count=8)
+    qr = reverse("view_night_qr", args=[club.view_token, night.number])
+    assert f'src="{qr}"' in screen_of(client, club, night)
+    response = client.get(qr)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/svg+xml"
+    assert f"<title>http://testserver/cv/{club.view_token}/nights/1/</title>" in (
+        response.content.decode()
+    )
+    assert club.token not in response.content.decode()
+    assert client.get(f"/c/{club.token}/nights/1/qr.svg").status_code == 404
+    assert client.get(f"/cv/{club.view_token}/nights/9/qr.svg").status_code == 404
+
+
+def test_the_backup_carries_whether_a_passed_deal_counts(club):
+    night_writes.create_night(
+        club, "Samedi", date(2026, 12, 5), players(8), 2, 4, seed="1", passed_counts=False
+    )
+    new_night(club, count=8)
+    data = club_backup.dump(club)
+    assert [n["passed_counts"] for n in data["nights"]] == [False, True]
+    restored = club_backup.load(club_backup.dumps(data))
+    assert list(restored.nights.order_by("number").values_list("passed_counts", flat=True)) == [
+        False,
+        True,
+    ]
+    # A file written before the setting: a passed deal counts, as it did then.
+    for each in data["nights"]:
+        del each["passed_counts"]
+    older = club_backup.load(club_backup.dumps(data))
+    assert list(older.nights.values_list("passed_counts", flat=True)) == [True, True]
+    # A new code for each restored night, never the file's.
+    codes = set(Night.objects.values_list("screen", flat=True))
+    assert len(codes) == Night.objects.count() == 6
+
+
+def test_a_passed_deal_setting_that_is_not_true_or_false_is_refused(club):
+    new_night(club, count=8)
+    data = club_backup.dump(club)
+    data["nights"][0]["passed_counts"] = "yes"
+    from scoresheet.files import session_backup as backup
+
+    with pytest.raises(backup.BackupError) as refused:
+        club_backup.read(club_backup.dumps(data))
+    assert refused.value.message == (
+        "Night 1: A passed deal counts as a deal: write true or false."
+    )

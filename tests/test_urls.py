@@ -58,6 +58,7 @@ def everything():
         "c/": {"token": club.token, "number": night.number, "session": session.pk},
         "cv/": {"token": club.view_token, "number": night.number},
         "player": club.players.first().pk,
+        "tv/": night.screen,
     }
 
 
@@ -65,6 +66,8 @@ def arguments(route: str, objects: dict) -> dict:
     """The URL's arguments, taken from the objects its prefix names."""
     if "<str:job>" in route:
         return {"job": objects["job"]}
+    if route.startswith("tv/"):
+        return {"code": objects["tv/"]}
     if not route.startswith(("s/", "v/", "c/", "cv/")):
         return {}
     prefix = route.split("/")[0] + "/"

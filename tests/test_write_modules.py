@@ -65,6 +65,8 @@ NOT_ROWS = {
     ("sheets/offline.py", "digest.update"): "a hash",
     # The QR code written into an in-memory buffer.
     ("sheets/views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
+    # The night's QR code (its read-only ranking, on the screen), into an in-memory buffer.
+    ("nights/views.py", "segno.make(url, error='m').save"): "an SVG into a buffer",
     # The club night's draw: a Counter of the pairs of players who met.
     ("nights/draw.py", "met.update"): "a Counter",
     # The summary's picture written into an in-memory buffer (Pillow).

@@ -3,9 +3,10 @@ backup (``tarot-club/1``) carries in its optional ``"nights"`` list (docs/club-n
 "File formats"):
 
 ``{"name", "date": "YYYY-MM-DD", "seed", "deals", "planned": rounds planned, "minutes": n or
-null, "rules": {…}, "players": [roster names who came], "gone": [who left], "rounds": [[{"table":
-1, "players": [names in seat order], "session": k or null}, …] one list per round drawn]}``,
-``k`` indexing the backup's ``"sessions"``.
+null, "passed_counts": true or false, "rules": {…}, "players": [roster names who came], "gone":
+[who left], "rounds": [[{"table": 1, "players": [names in seat order], "session": k or null}, …]
+one list per round drawn]}``, ``k`` indexing the backup's ``"sessions"``; ``passed_counts``
+(whether a passed deal counts as a deal) is optional, true when missing (older files).
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def night_data(night: Night, tables, names: dict[int, str], order: dict[int, int
         "deals": night.deals,
         "planned": night.rounds,
         "minutes": night.minutes,
+        "passed_counts": night.passed_counts,
         "rules": night.game_rules.to_data(),
         "players": [names[p] for p in night.players if p in names],
         "gone": [names[p] for p in night.gone if p in names],
@@ -139,6 +141,7 @@ class NightBackup:
     players: tuple[str, ...]  # player_names.key of everyone who came
     gone: tuple[str, ...]
     tables: tuple[tuple[TableBackup, ...], ...]
+    passed_counts: bool = True
 
 
 def whole(refusal: str, least: int, most: int, **more) -> dict:
@@ -227,6 +230,10 @@ NIGHT = {
             limits.NIGHT_MINUTES,
             type=["integer", "null"],
         ),
+        "passed_counts": {
+            "type": "boolean",
+            "refusal": _("A passed deal counts as a deal: write true or false."),
+        },
         "rules": {},
         "players": NAMES,
         "gone": NAMES,
@@ -301,7 +308,17 @@ def read_night(night: dict, keys: set[str], sessions, club_rules, used: set[int]
     players, gone = read_present(night, keys, tables)
     minutes = night.get("minutes")
     return NightBackup(
-        name, date, night["seed"], night["deals"], planned, minutes, rules, players, gone, tables
+        name,
+        date,
+        night["seed"],
+        night["deals"],
+        planned,
+        minutes,
+        rules,
+        players,
+        gone,
+        tables,
+        passed_counts=night.get("passed_counts", True),
     )
 
 

@@ -90,6 +90,7 @@ def _restore_nights(club: Club, nights, club_sheets: list[ClubSheet], roster: di
             rounds=each.rounds,
             deals=each.deals,
             minutes=each.minutes,
+            passed_counts=each.passed_counts,
             rules=each.rules.to_data(),
             players=[roster[key] for key in each.players],
             gone=[roster[key] for key in each.gone],

@@ -65,6 +65,14 @@ class NightForm(KeyedForm, RulesForm):
         _("Deals per round: a whole number from 1 to 40."),
         initial=4,
     )
+    passed_counts = forms.BooleanField(
+        label=_("A passed deal counts as a deal"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "Off: a deal everyone passed is dealt again, and the table still plays its deals."
+        ),
+    )
     minutes = bounded(
         _("Minutes per round"),
         1,

@@ -31,10 +31,40 @@ def ranking_rows(lines) -> SafeString:
     return mark_safe("".join(rows))
 
 
-def screen_lines(lines) -> SafeString:
+def _screen_line(line) -> str:
+    return (
+        f'<li class="screen-line"><span class="place">{line.place}</span> '
+        f'<span class="name">{escape(line.name)}</span> '
+        f'<span class="total">{minus(line.total)}</span></li>'
+    )
+
+
+# A column of the screen's ranking holds at most this many lines: 16 players read in one.
+SCREEN_COLUMN = 16
+# A line that holds nothing: the columns' lines keep one height (the screen fills its height
+# with them, night.css).
+_FILLER = '<li class="screen-line filler" aria-hidden="true"></li>'
+
+
+def screen_lines(lines, most: int = SCREEN_COLUMN) -> SafeString:
+    """The screen's ranking: columns of at most ``most`` lines, the same count in each."""
+    lines = list(lines)
+    columns = max(1, -(-len(lines) // most))
+    per = -(-len(lines) // columns)
+    parts = []
+    for start in range(0, max(len(lines), 1), per or 1):
+        chunk = lines[start : start + per]
+        filled = "".join(map(_screen_line, chunk)) + _FILLER * (per - len(chunk))
+        parts.append(f'<ol class="screen-lines" start="{start + 1}">{filled}</ol>')
+    return mark_safe("".join(parts))
+
+
+def podium(lines) -> SafeString:
+    """The first three of the final ranking, set apart on the screen."""
     return mark_safe(
         "".join(
-            f'<li class="screen-line"><span class="place">{line.place}</span> '
+            f'<li class="podium-{line.place if line.place <= 3 else 3}">'
+            f'<span class="place">{line.place}</span> '
             f'<span class="name">{escape(line.name)}</span> '
             f'<span class="total">{minus(line.total)}</span></li>'
             for line in lines
@@ -67,7 +97,7 @@ def _pattern(name: str) -> str:
 def table_cards(tables, readonly: bool) -> SafeString:
     """The round's tables: players, progress, the sheet's link and (full access) its code."""
     link_text = escape(gettext("Its sheet") if readonly else gettext("Its sheet (full link)"))
-    deals = gettext("%(deals)s / %(planned)s deals")
+    deals = gettext("%(deals)s/%(planned)s deals")
     qr_text = gettext("QR code of table %(table)s's link")
     cards = []
     for table in tables:
@@ -83,17 +113,42 @@ def table_cards(tables, readonly: bool) -> SafeString:
                 )
         progress = escape(deals % {"deals": table.deals, "planned": table.planned})
         cards.append(
-            f'<li class="night-table{" done" if table.done else ""}"><h3>{_title(table)}</h3>'
-            f'<p class="seats">{_names(table)}</p><p class="progress">{progress}</p>{link}</li>'
+            f'<li class="night-table{_state(table)}"><h3>{_title(table)}</h3>'
+            f'<p class="seats">{_names(table)}</p>'
+            f'<p class="progress">{progress}</p>{link}</li>'
         )
     return mark_safe("".join(cards))
 
 
+def _state(table) -> str:
+    return " done beyond" if table.beyond else " done" if table.done else ""
+
+
+def _count(table) -> str:
+    """The table's deals of those planned, "5/4" in the warning colour past the plan."""
+    return f'<span class="count">{table.deals}/{table.planned}</span>'
+
+
 def screen_tables(tables) -> SafeString:
+    """The round's seating on the screen, beside the ranking: each table, its deals, its
+    players in full."""
     return mark_safe(
         "".join(
-            f'<li class="{"done" if table.done else ""}"><strong>{_title(table)}</strong> '
-            f'<span class="progress">{table.deals}/{table.planned}</span><br>{_names(table)}</li>'
+            f'<li class="screen-table{_state(table)}"><strong>{_title(table)}</strong> '
+            f'{_count(table)}<span class="seats">{_names(table)}</span></li>'
+            for table in tables
+        )
+    )
+
+
+def seating(tables) -> SafeString:
+    """The round's seating taking the screen, right after a draw: each table and its players,
+    one a line."""
+    return mark_safe(
+        "".join(
+            f'<li class="seating-table"><h2>{_title(table)}</h2><ul>'
+            + "".join(f"<li>{escape(name)}</li>" for name in table.names)
+            + "</ul></li>"
             for table in tables
         )
     )

@@ -34,12 +34,20 @@ class Table:
     sheet: SheetLink | None = None
     deals: int = 0
     planned: int = 0
+    # Every deal stored, passed or not (``deals`` leaves out the passed ones when a night
+    # does not count them).
+    hands: int = 0
     # Each seat's stored total, in seat order (zeros before the first hand).
     totals: list[int] = field(default_factory=list)
 
     @property
     def done(self) -> bool:
         return self.deals >= self.planned
+
+    @property
+    def beyond(self) -> bool:
+        """More deals than planned ("5/4"): shown in the warning colour."""
+        return self.deals > self.planned
 
 
 @dataclass
@@ -98,6 +106,16 @@ class NightView:
         return bool(self.current) and all(table.done for table in self.current)
 
     @property
+    def started(self) -> bool:
+        """A deal of the current round is stored, at any table."""
+        return any(table.hands for table in self.current)
+
+    @property
+    def over(self) -> bool:
+        """The last round is drawn and every table has played its deals."""
+        return self.night.drawn >= self.night.rounds and self.round_done
+
+    @property
     def entered(self) -> int:
         return sum(table.deals for table in self.current)
 
@@ -117,6 +135,8 @@ COLUMNS = (
     "club_sheet__sheet__hand_count",
     "club_sheet__sheet__totals",
     "club_sheet__sheet__revision",
+    # The deals everyone passed, for a night where they do not count (stats.passed_in).
+    "club_sheet__sheet__statistics__passed",
 )
 
 
@@ -124,7 +144,7 @@ def read(night: Night) -> NightView:
     """The night's tables and ranking from stored results: two queries at any size."""
     rows = NightTable.objects.filter(night=night).order_by("round", "table").values_list(*COLUMNS)
     tables, revisions = [], 0
-    for number, table, drawn, seated, token, view_token, deals, totals, revision in rows:
+    for number, table, drawn, seated, token, view_token, hands, totals, revision, passed in rows:
         # The session's seats are the truth once it exists: a merge of two roster entries
         # updates them (club_writes.merge_players).
         has_sheet = token is not None
@@ -134,7 +154,8 @@ def read(night: Night) -> NightView:
                 table,
                 list(seated if seated is not None else drawn),
                 sheet=SheetLink(token, view_token) if has_sheet else None,
-                deals=deals or 0,
+                deals=(hands or 0) - (0 if night.passed_counts else passed or 0),
+                hands=hands or 0,
                 planned=night.deals,
                 totals=list(totals or []),
             )

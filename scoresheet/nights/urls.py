@@ -22,4 +22,9 @@ urlpatterns = [
         after_views.night_summary_png,
         name="view_night_summary_png",
     ),
+    path(NIGHT.read_only + "qr.svg", views.night_qr, name="view_night_qr"),
+    # The screen's short read-only address, typed on a TV's remote: at most 12 characters
+    # after the host.
+    path("tv/<screen:code>", views.tv_screen, name="tv"),
+    path("tv/<screen:code>/", views.tv_screen, name="tv_slash"),
 ]

@@ -6,8 +6,10 @@ the files' own, ``files/views.py``).
 read-only: the night's page and its screen for a TV or a projector.
 """
 
+import io
 from http import HTTPStatus
 
+import segno
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -48,6 +50,10 @@ def night_links(night: Night, readonly: bool) -> dict:
         )
     }
     found["club"] = reverse(prefix + "club", args=[token])
+    # The screen's short read-only address, and the QR code of the read-only ranking: the same
+    # under both links (read-only).
+    found["tv"] = reverse("tv", args=[night.screen])
+    found["view_night_qr"] = reverse("view_night_qr", args=[club.view_token, night.number])
     if not readonly:
         found["night_draw"] = reverse("night_draw", args=args)
         found["night_players"] = reverse("night_players", args=args)
@@ -68,6 +74,30 @@ def timer(night: Night) -> dict | None:
     return {"ends": ends, "left": left, "shown": f"{left // 60}:{left % 60:02d}"}
 
 
+def screen_state(view: ranking.NightView) -> str:
+    """What the screen shows: "final" (the last round played: the final ranking), "seating"
+    (a round just drawn, until its first deal is stored: where everyone sits), "playing" (the
+    ranking beside the seating)."""
+    if view.over:
+        return "final"
+    if view.current and not view.started:
+        return "seating"
+    return "playing"
+
+
+def tables_size(count: int) -> str:
+    """The screen's seating by the number of tables: a few read larger (night.css)."""
+    return "few" if count <= 4 else "some" if count <= 8 else "many" if count <= 16 else "most"
+
+
+def seating_columns(count: int) -> int:
+    """The columns of the seating that takes the screen after a draw: its tables in one row,
+    or two up to 16 tables (every name at 40 px or more), then rows of 8."""
+    if count <= 4:
+        return max(count, 1)
+    return min(-(-count // 2), 8)
+
+
 def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
     view = ranking.read(night)
     rounds = list(range(1, night.drawn + 1))
@@ -79,13 +109,23 @@ def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
         "view": view,
         "rounds": rounds,
         "next_round": night.drawn + 1 if night.drawn < night.rounds else None,
-        "timer": timer(night),
+        "timer": None if view.over else timer(night),
         "version": view.version,
     }
     # The parts a night repeats per player and per table (nights/html.py).
     if screen:
-        context["screen_lines"] = html.screen_lines(view.lines)
-        context["screen_tables"] = html.screen_tables(view.current)
+        state = screen_state(view)
+        context["state"] = state
+        context["tables_size"] = tables_size(len(view.current))
+        context["seating_columns"] = seating_columns(len(view.current))
+        if state == "final":
+            context["podium"] = html.podium(view.lines[:3])
+            context["screen_lines"] = html.screen_lines(view.lines[3:], most=12)
+        elif state == "seating":
+            context["seating"] = html.seating(view.current)
+        else:
+            context["screen_lines"] = html.screen_lines(view.lines)
+            context["screen_tables"] = html.screen_tables(view.current)
     else:
         context["ranking_rows"] = html.ranking_rows(view.lines)
         context["table_cards"] = html.table_cards(view.current, readonly)
@@ -132,6 +172,7 @@ def night_new(request, token):
                 data["minutes"],
                 data["rules"],
                 key=data["key"],
+                passed_counts=data["passed_counts"],
             )
         except keys.KeyTaken:
             form = NightForm(keys.renewed(request.POST), roster=roster)
@@ -166,6 +207,28 @@ def night_screen(request, token, number, readonly=False):
     if readonly:
         context["og"] = summary.open_graph(request, context["view"], request.path)
     return render(request, "scoresheet/nights/screen.html", context)
+
+
+@require_safe
+def tv_screen(request, code):
+    """The screen under its short read-only address, /tv/<code>: what a TV's remote types."""
+    night = get_object_or_404(Night.objects.select_related("club"), screen=code.lower())
+    context = night_context(night, readonly=True, screen=True)
+    return render(request, "scoresheet/nights/screen.html", context)
+
+
+@require_safe
+def night_qr(request, token, number):
+    """The QR code of the night's read-only page (its ranking), for the players' phones: the
+    screen shows it."""
+    night = get_night(token, number, readonly=True)
+    url = request.build_absolute_uri(reverse("view_night", args=[token, night.number]))
+    svg = io.BytesIO()
+    segno.make(url, error="m").save(svg, kind="svg", scale=6, border=2, title=url)
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    # The image carries the read-only link: never cached by a shared cache.
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
 
 
 @require_safe

@@ -48,9 +48,16 @@ def _night(club: Club, night: Night) -> Night:
     return Night.objects.get(pk=night.pk, club=club)
 
 
-def table_name(round_number: int, table: int) -> str:
-    """A table's session name, in the organiser's language."""
-    return gettext("Round %(round)s · Table %(table)s") % {"round": round_number, "table": table}
+def table_name(night: str, round_number: int, table: int) -> str:
+    """A table's session name, in the organiser's language: "<night> · Round r · Table t",
+    the night's name shortened with "…" when the whole would not fit a session's name."""
+    words = gettext("%(night)s · Round %(round)s · Table %(table)s")
+    where = {"round": round_number, "table": table}
+    whole = words % {"night": night, **where}
+    if len(whole) <= limits.TITLE_LENGTH:
+        return whole
+    room = max(limits.TITLE_LENGTH - (len(whole) - len(night)) - 1, 1)
+    return (words % {"night": night[:room].rstrip() + "…", **where})[: limits.TITLE_LENGTH]
 
 
 def new_seed() -> str:
@@ -69,10 +76,12 @@ def create_night(
     *,
     key: uuid.UUID | None = None,
     seed: str | None = None,
+    passed_counts: bool = True,
 ) -> NightChange:
     """A new night of the club with these players (a new name joins the roster), and its
     round 1 drawn from a new seed. ``key``, the form's: sent again, even twice at once, the
-    form opens the night it made the first time (``already``)."""
+    form opens the night it made the first time (``already``). ``passed_counts``: whether a
+    deal everyone passed counts as one of a round's deals."""
     names = roster_names(names)
     if len(names) < limits.NIGHT_FEWEST:
         raise ClubError(
@@ -98,6 +107,7 @@ def create_night(
                 rules=(owner.game_rules if rules is None else rules).to_data(),
                 players=[player.pk for player in entries],
                 key=key,
+                passed_counts=passed_counts,
             )
             _draw(owner, night, 1)
         return night
@@ -135,7 +145,7 @@ def _draw(club: Club, night: Night, number: int) -> None:
     for index, players in enumerate(tables, start=1):
         started = start_sheet(
             club,
-            table_name(number, index),
+            table_name(night.name, number, index),
             [names[p] for p in players],
             0,
             rules=table_rules(rules, len(players)),

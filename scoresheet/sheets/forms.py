@@ -379,6 +379,12 @@ class HandForm(forms.Form):
         error_messages=choose(_("Chelem: choose one of the listed outcomes.")),
     )
     defence_chelem = forms.BooleanField(label=_("Chelem by the defence"), required=False)
+    # A deal past the plan of a club night's table, confirmed ("hand" or "passed": what the
+    # question was asked for). Sent by the question's button, never typed; the write path
+    # refuses such a deal unconfirmed (writes.BeyondPlan), and the form then asks.
+    beyond_plan = forms.CharField(
+        label=_("Beyond the plan"), required=False, max_length=10, widget=forms.HiddenInput
+    )
 
     def __init__(
         self,

@@ -7,11 +7,12 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import localize
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoresheet import keys, scoring, theme
 from scoresheet.models import Hand, Sheet
-from scoresheet.sheets import offline, rows, writes
+from scoresheet.sheets import around, offline, rows, writes
 from scoresheet.sheets.forms import HandForm
 from scoresheet.sheets.offline import CONFLICT, REFUSED, TAMPERED
 from scoresheet.sheets.views import (
@@ -64,13 +65,26 @@ def appended(request, change: writes.Change, names: list[str]):
         "row": rows.build(line, names, sheet_links["sheet"], change.hand.totals),
         "last_hand": change.hand,
         "change": "appended",
+        "around": around.version_of(sheet),
     }
     return render(request, "scoresheet/sheet.html#changed", context)
 
 
-def form_page(request, sheet, form, *, editing=False, number=None, preview=None, status=200):
+def form_page(
+    request,
+    sheet,
+    form,
+    *,
+    editing=False,
+    number=None,
+    preview=None,
+    status=200,
+    asked=None,
+    passed=False,
+):
     """The hand form: a whole page, or the fragment htmx puts under the sheet; ``status`` says
-    why it comes back (offline.STATUS: refused, or changed meanwhile)."""
+    why it comes back (offline.STATUS: refused, or changed meanwhile); ``asked``: the deal
+    past the table's plan it asks about (``passed``: a deal everyone passed)."""
     template = "scoresheet/hand_form.html"
     if request.htmx:
         template += "#entry"
@@ -83,6 +97,7 @@ def form_page(request, sheet, form, *, editing=False, number=None, preview=None,
         "number": number,
         "dealer": form.seats[form.dealer],
         "preview": preview,
+        "beyond": None if editing else beyond_plan(sheet, asked, passed),
     }
     if form.tampered:
         return render(request, template, context, status=TAMPERED)
@@ -90,6 +105,36 @@ def form_page(request, sheet, form, *, editing=False, number=None, preview=None,
     # offline.refusal makes of it); a browser's plain form shows the page either way.
     response = render(request, template, context, status=status if request.htmx else 200)
     return offline.refusal(request, response, form)
+
+
+def beyond_plan(
+    sheet: Sheet, asked: writes.BeyondPlan | None = None, passed: bool = False
+) -> dict | None:
+    """What the new-hand form asks before a deal past the sheet's plan (a club night's table
+    that has played its deals): the deals planned, the deal it would be, and whether it asks
+    now (``asked``: the write path refused the deal unconfirmed; ``passed``: a deal everyone
+    passed); None without a plan."""
+    plan = around.plan_of(sheet)
+    if plan is None:
+        return None
+    if asked is not None:
+        return {"planned": asked.planned, "next": asked.number, "asked": True, "passed": passed}
+    return {"planned": plan.deals, "next": plan.played_on(sheet) + 1, "asked": False}
+
+
+def refused_beyond_plan(form: HandForm, error: writes.BeyondPlan) -> None:
+    """Why the write path refused the deal, on the form: past the table's plan, unconfirmed."""
+    form.add_error(
+        "beyond_plan",
+        ngettext(
+            "Beyond the plan: this table has played its %(planned)s deal; deal %(number)s "
+            "is saved only once confirmed.",
+            "Beyond the plan: this table has played its %(planned)s deals; deal %(number)s "
+            "is saved only once confirmed.",
+            error.planned,
+        )
+        % {"planned": error.planned, "number": error.number},
+    )
 
 
 def hand_form(
@@ -150,7 +195,10 @@ def hand_new(request, token):
         return form_page(request, sheet, form, preview=preview_of(form))
     # A broken key would make every resend a new deal: the form says it expired instead.
     key = None if form.expired else parse_key(request.POST.get("key"))
-    passed = "passed" in request.POST
+    # A deal past the table's plan, confirmed by the question's button, which says what it
+    # was asked for: a hand, or a deal everyone passed.
+    confirmed = request.POST.get("beyond_plan", "")
+    passed = "passed" in request.POST or confirmed == "passed"
     form.is_valid()
     # The hand as typed, even one the rules refuse: the write path answers a key already spent
     # first (the deal has moved on since: the next dealer may sit out and be its taker), then
@@ -160,7 +208,18 @@ def hand_new(request, token):
         # Refused: the preview under the form lists the problems too, instead of going blank.
         return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
     try:
-        change = writes.add_hand(token, hand, key)
+        change = writes.add_hand(token, hand, key, beyond_plan=bool(confirmed))
+    except writes.BeyondPlan as error:
+        refused_beyond_plan(form, error)
+        return form_page(
+            request,
+            sheet,
+            form,
+            preview=preview_of(form),
+            status=REFUSED,
+            asked=error,
+            passed=passed,
+        )
     except keys.KeyTaken:
         # The key belongs to another sheet: a tampered form. Offer a fresh one.
         form.renew_key()

@@ -25,6 +25,7 @@ from django_htmx.http import trigger_client_event
 
 from scoresheet import player_names
 from scoresheet.models import Camp, Chelem, Contract
+from scoresheet.sheets import around
 
 # The files every page needs, kept by the service worker when it installs: htmx, every module
 # app.js and offline.js load (and what they import), the icons (tests/test_offline.py holds the
@@ -244,6 +245,8 @@ def sheet_state(sheet, names: list[str], readonly: bool = False) -> dict:
     """What the sheet page's script needs to score a hand and add it to the totals itself."""
     rules = sheet.game_rules
     seats = len(names)
+    # A club night's table: the deals it plays a round, which a deal more asks to pass.
+    plan = around.plan_of(sheet)
     return {
         "token": None if readonly else sheet.token,
         "hand_url": None if readonly else reverse("hand_new", args=[sheet.token]),
@@ -257,6 +260,7 @@ def sheet_state(sheet, names: list[str], readonly: bool = False) -> dict:
         "hand_count": sheet.hand_count,
         "next_dealer": sheet.next_dealer,
         "rendered": timezone.now().isoformat(),
+        "plan": None if plan is None else plan.to_data(sheet),
     }
 
 
@@ -277,6 +281,8 @@ def texts() -> dict:
         "unreachable": _("The server cannot be reached; try again when the network is back."),
         "disagreed": _("The server scored hand %(number)s differently: its row is shown."),
         "pending_totals": _("These totals include hands waiting to be sent."),
+        # A deal past a club night's table's plan, refused unconfirmed: sent again, confirmed.
+        "save_anyway": _("Save it anyway"),
         "deals": _("%(name)s deals"),
         # The hand form's words, with its own placeholder.
         "deals_out": _("%(dealer)s deals and sits out").replace("%(dealer)s", "%(name)s"),

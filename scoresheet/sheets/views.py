@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scoresheet import chart, keys, numbers, recent, scoring, stats
 from scoresheet.models import Club, Sheet
-from scoresheet.sheets import offline, rows, summary, writes
+from scoresheet.sheets import around, offline, rows, summary, writes
 from scoresheet.sheets.forms import RenameForm, RulesForm, SheetForm
 
 # The sheet page shows the latest hands (what the table looks back at), and "Earlier hands"
@@ -36,11 +36,13 @@ def get_sheet(token: str, readonly: bool = False) -> Sheet:
     """The sheet a link opens: the full-access token, or (``readonly``) the read-only one.
 
     Every view that changes a sheet calls this with the full-access token only, so a
-    read-only link can never reach a write (404).
+    read-only link can never reach a write (404). What the sheet is part of (a club night's
+    table, ``around``) comes with it, in the same query.
     """
+    sheets = around.related(Sheet.objects.all())
     if readonly:
-        return get_object_or_404(Sheet, view_token=token)
-    return get_object_or_404(Sheet, token=token)
+        return get_object_or_404(sheets, view_token=token)
+    return get_object_or_404(sheets, token=token)
 
 
 def links(sheet: Sheet, readonly: bool) -> dict:
@@ -116,6 +118,8 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
         "scored": sheet.summary(),
         "chart": running_chart(sheet, names),
         "last_hand": last_hand,
+        # What else the page shows, which its poll follows (a club night's draw).
+        "around": around.version_of(sheet),
         **extra,
     }
 
@@ -165,17 +169,20 @@ def sheet(request, token, readonly=False):
 @require_safe
 def live(request, token, readonly=False):
     """Polled by every open sheet while it is visible: 204 (one small query) while the sheet's
-    revision is the one the page shows, else the regions a change can move, out of band; the
-    revision they show in the ``X-Sheet-Revision`` header (the page reads it, not the markup)."""
+    revision, and what else it shows (``around``: a club night's draw), are what the page
+    shows, else the regions a change can move, out of band; the revision they show in the
+    ``X-Sheet-Revision`` header (the page reads it, not the markup)."""
     if "revision" in request.GET and numbers.read(request.GET["revision"]) is None:
         # A revision no page shows: a bad request, before any query. (The open form the poll
         # names is only a hint: one that names none is answered without a notice.)
         return HttpResponseBadRequest()
     lookup = {"view_token": token} if readonly else {"token": token}
-    revision = Sheet.objects.filter(**lookup).values_list("revision", flat=True).first()
-    if revision is None:
+    row = Sheet.objects.filter(**lookup).values_list("revision", *around.follows()).first()
+    if row is None:
         raise Http404
-    if request.GET.get("revision") == str(revision):
+    revision, *follows = row
+    shown = request.GET.get("around", "") == around.version(follows)
+    if request.GET.get("revision") == str(revision) and shown:
         response = HttpResponse(status=204)
         response[offline.REVISION] = str(revision)
         return response

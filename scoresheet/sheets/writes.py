@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from scoresheet import bulk, keys, models, player_names, scoring, stats, tally
 from scoresheet.models import Hand, Seat, Sheet, SpentKey
+from scoresheet.sheets import around
 
 # What else a change of a sheet updates, in its transaction, once the sheet's own derived data
 # is written: ``update(sheet, appended)`` functions registered by the layers above when the app
@@ -63,6 +64,17 @@ class HandRefused(ValueError):
         ]
 
 
+class BeyondPlan(Exception):
+    """A new deal past the sheet's plan (a club night's table that has played its deals),
+    not confirmed: nothing was written. ``planned`` is the plan's deals, ``number`` the deal
+    it would have been."""
+
+    def __init__(self, planned: int, number: int):
+        self.planned = planned
+        self.number = number
+        super().__init__(f"the table has played its {planned} deals; deal {number} unconfirmed")
+
+
 @dataclass(frozen=True)
 class Change:
     """What a write did: the sheet after it, the hand concerned and its number.
@@ -91,7 +103,7 @@ def _locked(token: str) -> Sheet:
 
 
 def _with_reads(sheets):
-    return sheets.select_related(*_READS) if _READS else sheets
+    return around.related(sheets.select_related(*_READS) if _READS else sheets)
 
 
 def _moved(sheet: Sheet, *fields: str, appended: Hand | None = None) -> None:
@@ -348,10 +360,19 @@ def rules_data(rules: scoring.Rules) -> dict:
 
 
 def add_hand(
-    token: str, hand: scoring.Hand | None, key: uuid.UUID, dealer: int | None = None
+    token: str,
+    hand: scoring.Hand | None,
+    key: uuid.UUID,
+    dealer: int | None = None,
+    *,
+    beyond_plan: bool = False,
 ) -> Change:
     """Store a new last hand (None: a deal everyone passed) under the form's ``key``, dealt by
     ``dealer`` (by default whoever's turn it is when it is stored).
+
+    A sheet with a plan of deals (``around.Plan``: a club night's table) that has played them
+    all takes one more only when ``beyond_plan`` confirms it: else ``BeyondPlan``, writing
+    nothing (its key stays unspent, for the confirmation).
 
     A key is spent for good: sent again, even after its hand was deleted or undone, it stores
     nothing and answers ``already`` (with the hand it stored, if it is still there), before
@@ -365,6 +386,11 @@ def add_hand(
         with transaction.atomic():
             sheet = _locked(token)
             keys.spend(key, SpentKey.Made.HAND, sheet=sheet)
+            plan = around.plan_of(sheet)
+            if plan is not None and not beyond_plan:
+                played = plan.played_on(sheet)
+                if played >= plan.deals:
+                    raise BeyondPlan(plan.deals, played + 1)
             stored.sheet = sheet
             _appended(sheet, stored, _seats(sheet), sheet.game_rules)
             stored.save(force_insert=True)

@@ -37,7 +37,9 @@ function poll() {
   polling = true;
   moved = false;
   askedFor = openForm();
-  const url = `${marker.dataset.live}?revision=${encodeURIComponent(marker.dataset.revision)}${askedFor}`;
+  // What else the page shows (a club night's draw, for a table's phone): the poll compares it too.
+  const around = `&around=${encodeURIComponent(marker.dataset.around || "")}`;
+  const url = `${marker.dataset.live}?revision=${encodeURIComponent(marker.dataset.revision)}${around}${askedFor}`;
   const done = () => {
     polling = false;
     // Moved on by another phone (the poll's answer was newer than what the page showed), not by

@@ -23,10 +23,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SIX = ["Ana", "Ben", "Chloé", "Dan", "Élise", "François-Xavier de Montmorency-Laval"]
 
 # A Web Share API that records what it is given (headless Chromium on Linux has none), and
-# accepts files, as a phone's does.
+# accepts files, as a phone's does; it counts the files it was asked about (the picture, once
+# fetched ahead, is asked about just before share.js keeps it).
 SHARE_STUB = """
 window.__shared = [];
-Object.defineProperty(navigator, "canShare", {value: (data) => true, configurable: true});
+window.__asked = 0;
+Object.defineProperty(navigator, "canShare", {configurable: true, value: (data) => {
+  window.__asked += (data.files || []).length;
+  return true;
+}});
 Object.defineProperty(navigator, "share", {configurable: true, value: async (data) => {
   const files = [];
   for (const file of data.files || []) {
@@ -80,7 +85,7 @@ def test_share_the_results_hands_the_text_and_the_picture_to_the_phone(open_page
     page.wait_for_function(
         "() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/summary.png'))"
     )
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => window.__asked > 0")
     button.tap()
     page.wait_for_function("() => window.__shared.length === 1")
     shared = page.evaluate("window.__shared[0]")

@@ -34,7 +34,8 @@ def hand(seats: int) -> scoring.Hand:
 
 
 def screen_total(screen, name: str):
-    line = screen.locator(".screen-line").filter(
+    # A line of the ranking, or of the final ranking's first three.
+    line = screen.locator(".screen-line, .podium li").filter(
         has=screen.locator(".name", has_text=re.compile(f"^{re.escape(name)}$"))
     )
     return line.locator(".total")
@@ -61,7 +62,8 @@ def test_a_night_of_nine_over_two_rounds(open_page):
         "Desktop Chrome", viewport={"width": 1920, "height": 1080}
     ).context.new_page()
     screen.goto(f"/cv/{club.view_token}/nights/1/screen/")
-    expect(screen.locator(".screen-line")).to_have_count(9)
+    # Right after the draw the screen shows where everyone sits, until the first deal.
+    expect(screen.locator(".seating-table li")).to_have_count(9)
     phones = [SheetPage(open_page("Pixel 7")), SheetPage(open_page("iPhone 13"))]
     expected = dict.fromkeys(ROSTER + NEWCOMERS, 0)
 
@@ -98,8 +100,10 @@ def test_a_night_of_nine_over_two_rounds(open_page):
     for name, total in expected.items():
         expect(screen_total(screen, name)).to_have_text(str(total).replace("-", "−"))
     # Places follow the totals, best first.
+    expect(screen.get_by_role("heading", name="Final ranking")).to_be_visible()
     shown = [
-        int(t.replace("−", "-")) for t in screen.locator(".screen-line .total").all_inner_texts()
+        int(t.replace("−", "-"))
+        for t in screen.locator(".podium .total, .screen-line .total").all_inner_texts()
     ]
     assert shown == sorted(expected.values(), reverse=True)
     if os.environ.get("NIGHT_SCREENSHOT"):

@@ -177,7 +177,7 @@ def test_the_night_s_summary_is_shared_with_its_read_only_link(open_page, langua
     page.wait_for_function(
         "() => performance.getEntriesByType('resource').some(e => e.name.endsWith('/summary.png'))"
     )
-    page.wait_for_timeout(300)
+    page.wait_for_function("() => window.__asked > 0")
     button.tap()
     page.wait_for_function("() => window.__shared.length === 1")
     shared = page.evaluate("window.__shared[0]")

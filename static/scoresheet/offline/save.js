@@ -4,9 +4,9 @@
 
 import { flash } from "./banner.js";
 import { localPreview, showProblems } from "./preview.js";
-import { dropEntry, freshKey, memory, queued, remember, saveEntry, usedKeys } from "./queue.js";
+import { dropEntry, freshKey, memory, queued, remember, saveEntry, updateEntry, usedKeys } from "./queue.js";
 import { sync } from "./send.js";
-import { engine, handFrom, isNewHandForm, projected, readState, rules, state } from "./state.js";
+import { dealsPlayed, engine, handFrom, isNewHandForm, projected, readState, rules, state } from "./state.js";
 import { texts } from "./texts.js";
 import { render, renderNow } from "./waiting.js";
 
@@ -21,15 +21,24 @@ export function queueIsReady() {
 // The form "Correct it" opened: the refused hand it replaces in the queue.
 const replacing = new WeakMap();
 
+// The question's button (hand_form.html, "beyond-plan") confirms a deal past a club night's
+// table's plan, and says what was asked for: a hand, or a deal everyone passed.
+function isPassed(submitter) {
+  if (!submitter) return false;
+  return submitter.name === "passed" || (submitter.name === "beyond_plan" && submitter.value === "passed");
+}
+
 async function queueHand(form, submitter) {
   const data = new FormData(form);
-  const passed = submitter && submitter.name === "passed";
+  const passed = isPassed(submitter);
   let key = data.get("key");
   if (!key || usedKeys.has(key)) key = freshKey();
   data.set("key", key);
   const fields = [...data.entries()]
     .filter(([name]) => name !== "preview" && name !== "passed")
     .map(([name, value]) => [name, String(value)]);
+  // The queued deal carries its confirmation: sent later, offline, it is still confirmed.
+  if (submitter && submitter.name === "beyond_plan") fields.push(["beyond_plan", "1"]);
   const entry = {
     key,
     token: state.token,
@@ -58,6 +67,24 @@ async function queueHand(form, submitter) {
   sync();
 }
 
+// A club night's table that has played its deals (the waiting ones counted): the form asks
+// before a deal more (its question under the buttons, which it shows here); false when there is
+// nothing to ask.
+function asksFirst(form, submitter) {
+  const played = dealsPlayed(memory || []);
+  const question = form.querySelector("[data-beyond-plan]");
+  if (played === null || played < state.plan.deals || !question) return false;
+  question.querySelectorAll("[data-deal-next]").forEach((number) => {
+    number.textContent = String(played + 1);
+  });
+  const confirm = question.querySelector('button[name="beyond_plan"]');
+  if (confirm) confirm.value = isPassed(submitter) ? "passed" : "hand";
+  question.hidden = false;
+  question.scrollIntoView({ block: "nearest" });
+  if (confirm) confirm.focus({ preventScroll: true });
+  return true;
+}
+
 document.addEventListener(
   "submit",
   (event) => {
@@ -65,8 +92,8 @@ document.addEventListener(
     if (!queueReady || !readState() || !rules || !isNewHandForm(form)) return;
     const submitter = event.submitter;
     const name = submitter ? submitter.name : "save";
-    if (name !== "save" && name !== "passed") return;
-    if (name === "save") {
+    if (name !== "save" && name !== "passed" && name !== "beyond_plan") return;
+    if (name === "save" || (name === "beyond_plan" && !isPassed(submitter))) {
       const hand = handFrom(new FormData(form), state.names.length);
       if (hand.dealer === undefined) hand.dealer = projected(memory || []).next_dealer;
       const problems = engine.validate(hand, rules);
@@ -87,6 +114,7 @@ document.addEventListener(
     }
     event.preventDefault();
     event.stopImmediatePropagation();
+    if (name !== "beyond_plan" && asksFirst(form, submitter)) return;
     queueHand(form, submitter);
   },
   true
@@ -96,6 +124,24 @@ document.addEventListener("click", async (event) => {
   const drop = event.target.closest("[data-drop]");
   if (drop) {
     await dropEntry(drop.dataset.drop);
+    await render();
+    sync();
+    return;
+  }
+  // A deal the server refused past the table's plan (its answer named "beyond_plan"): the
+  // phone asked, and this confirms it; it is sent again, confirmed.
+  const anyway = event.target.closest("[data-save-anyway]");
+  if (anyway) {
+    const entry = (await queued()).find((other) => other.key === anyway.dataset.saveAnyway);
+    if (!entry) return;
+    const confirmed = [...(entry.fields || entry.extra || []), ["beyond_plan", "1"]];
+    if (entry.fields === null) entry.extra = confirmed;
+    else entry.fields = confirmed;
+    entry.status = "waiting";
+    entry.ask = false;
+    entry.reason = "";
+    entry.form = null;
+    await updateEntry(entry);
     await render();
     sync();
     return;

@@ -111,6 +111,8 @@ async function sendOne(entries) {
     entry.status = "refused";
     entry.reason = reasonOf(answer) || `${response.status} ${response.statusText}`;
     entry.form = (answer && answer.form) || null;
+    // A deal past a club night's table's plan, unconfirmed: the phone asks (waiting.js).
+    entry.ask = Boolean(answer && answer.errors && answer.errors.beyond_plan);
     await updateEntry(entry);
     await render();
     return false;

@@ -88,3 +88,18 @@ export function projected(entries) {
   });
   return { rows, totals, count: number, next_dealer: dealer };
 }
+
+/**
+ * The deals played of a club night's table's plan (state.plan), the waiting hands counted:
+ * those everyone passed only when the night counts them. null for a session without a plan.
+ */
+export function dealsPlayed(entries) {
+  const plan = state && state.plan;
+  if (!plan) return null;
+  let played = plan.passed_counts ? state.hand_count : state.hand_count - plan.passed;
+  for (const entry of entries) {
+    if (entry.status === "refused" || (entry.fields === null && !plan.passed_counts)) continue;
+    played += 1;
+  }
+  return played;
+}

@@ -32,6 +32,14 @@ function rowElement(row) {
     element.open = true;
     const actions = document.createElement("div");
     actions.className = "row-actions";
+    if (row.entry.ask) {
+      const anyway = document.createElement("button");
+      anyway.type = "button";
+      anyway.className = "primary";
+      anyway.dataset.saveAnyway = row.entry.key;
+      anyway.textContent = texts.save_anyway;
+      actions.append(anyway);
+    }
     if (row.entry.form) {
       const correct = document.createElement("button");
       correct.type = "button";
