@@ -9,7 +9,12 @@ class ScoresheetConfig(AppConfig):
     def ready(self):
         # A change of a sheet updates its club's results in the same transaction: the club
         # follows the sheets' write path, which knows nothing of clubs (docs/architecture.md).
+        from django.core import signals
+
         from scoresheet.clubs import results
         from scoresheet.sheets import writes
 
         writes.after_change(results.sheet_changed, reads=["club_sheet"])
+        # A club's ratings left waiting by a write are caught up once its request is answered.
+        signals.request_started.connect(results.request_started, dispatch_uid="club-ratings")
+        signals.request_finished.connect(results.request_finished, dispatch_uid="club-ratings")
