@@ -324,7 +324,6 @@ def club_history(options) -> int:
                 assert answer.status == 302, (answer.status, answer.body[:2000])
                 found["created"].append(ended - started)
                 found["waits"].extend(table.during(started, ended))
-                print("create", size, round(ended - started, 3), [round(x, 3) for x in table.during(started, ended)], flush=True)
                 night_path = answer.headers["Location"]
                 night = Night.objects.get(
                     club=club, number=int(night_path.rstrip("/").split("/")[-1])
@@ -338,7 +337,6 @@ def club_history(options) -> int:
                 assert answer.status == 302, answer.status
                 found["drawn"].append(ended - started)
                 found["waits"].extend(table.during(started, ended))
-                print("draw", size, round(ended - started, 3), [round(x, 3) for x in table.during(started, ended)], flush=True)
                 night.refresh_from_db()
                 assert night.drawn == 2, night.drawn
                 # The next night is created while a table of this one's round 2 saves.

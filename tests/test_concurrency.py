@@ -119,8 +119,8 @@ def test_two_phones_correcting_one_hand_at_once(concurrent_db, sheet4):
 
 def test_two_tables_of_one_club_saving_at_once(concurrent_db):
     """Two sessions of one club, the older one's places moving (the newer one's ratings wait
-    to be rated again) while the newer one saves: every hand is kept and the club's stored results are what a
-    recount from scratch gives."""
+    to be rated again) while the newer one saves: every hand is kept and the club's stored
+    results are what a recount from scratch gives."""
     club = club_writes.create_club("Jeudi").club
     older = club_writes.start_sheet(club, "Mardi", ["Ana", "Ben", "Chloé", "Dan"], 0).sheet
     newer = club_writes.start_sheet(club, "Jeudi", ["Ana", "Ben", "Élise", "Fanny"], 0).sheet
