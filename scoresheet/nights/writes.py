@@ -159,9 +159,10 @@ def _drawn(night: Night, number: int) -> list[list[int]]:
     """Round ``number``'s tables from the night's players present and the rounds drawn: one
     query, and the draw's search."""
     history = [[] for _round in range(number - 1)]
-    for round_number, players in night.tables.order_by("round", "table").values_list(
-        "round", "players"
-    ):
+    # Before the lock, another organiser may have drawn this round meanwhile: the rounds
+    # before it alone (the night's revision then says the draw is stale).
+    drawn = night.tables.filter(round__lt=number).order_by("round", "table")
+    for round_number, players in drawn.values_list("round", "players"):
         history[round_number - 1].append(players)
     return draw.next_round(night.present, history, night.seed)
 
