@@ -303,7 +303,7 @@ def club_history(options) -> int:
         table.thread.start()
         nights = {}
         for size in options.night_sizes:
-            found = nights[size] = {"created": [], "drawn": [], "waits": [], "usual": []}
+            found = nights[size] = {"created": [], "drawn": [], "waits": []}
             for _run in range(options.nights):
                 organiser.get(club_path + "nights/new/")
                 fields = [
