@@ -312,6 +312,14 @@ class Club(models.Model):
     created = models.DateTimeField(_("created"), auto_now_add=True)
     # The house rules a session started from the club takes (scoring.Rules.to_data()).
     rules = models.JSONField(default=dict, blank=True, editable=False)
+    # Derived (clubs/results.py): the stored ratings are up to date before this session (its
+    # date and ClubSheet id, the rating's order); from it on they wait to be rated again, and
+    # the standings rate them on read meanwhile. None: every stored rating is up to date.
+    rate_from_played = models.DateTimeField(null=True, blank=True, editable=False)
+    rate_from_club_sheet = models.PositiveBigIntegerField(null=True, blank=True, editable=False)
+    # Moves with every change to what the ratings are computed from, after which a rating
+    # computed before it is not written.
+    rating_revision = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-created"]

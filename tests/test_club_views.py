@@ -588,6 +588,10 @@ def test_names_are_in_one_order_on_every_page(client):
     assert in_order(ranking, r'<th scope="row">([^<]*)</th>') == SORTED
     leave = page.split('id="leave-player"')[1].split("</select>")[0]
     assert in_order(leave, r'<option value="\d+">([^<]*)</option>') == SORTED
+    # The screen shows the ranking once a round has a deal stored (right after the draw, the
+    # seating): a deal everyone passed, which leaves every total at 0.
+    table = night.tables.select_related("club_sheet__sheet").first()
+    writes.add_hand(table.club_sheet.sheet.token, None, uuid.uuid4())
     screen = client.get(reverse("night_screen", args=[club.token, night.number]))
     found = in_order(screen.content.decode(), r'<span class="name">([^<]*)</span>')
     assert found == SORTED

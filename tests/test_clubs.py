@@ -3,6 +3,7 @@ rating, the roster's renames and merges. Expected values are worked out from doc
 hand."""
 
 import re
+import uuid
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -12,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from openskill.models import PlackettLuce
 
 from scoresheet import player_names, scoring
+from scoresheet.clubs import results as club_results
 from scoresheet.clubs import standings as clubs
 from scoresheet.clubs import views as club_views
 from scoresheet.clubs import writes as club_writes
@@ -363,6 +365,10 @@ def test_standings_read_a_constant_number_of_queries():
     counts = []
     for size in (3, 30):
         club = club_of(size)
+        # Sessions 29 and 30 come before later-dated ones: the ratings after them wait, until
+        # the catch-up that follows the request attaching them (not run inside a test's
+        # transaction).
+        club_results.catch_up(club.pk)
         for _cold_then_warm in range(2):
             with CaptureQueriesContext(connection) as captured:
                 result = clubs.standings(club)
@@ -372,6 +378,31 @@ def test_standings_read_a_constant_number_of_queries():
     # The roster with each rating, the period's sums, its session count; the chart's points.
     # Nothing is kept from one reading to the next: the first costs what the others do.
     assert counts == [4, 4, 4, 4]
+
+
+def test_standings_rate_the_waiting_sessions_with_one_query_more():
+    """While ratings wait to be rated again (a hand added to the club's first session, before
+    the catch-up that follows its request), the standings read one query more, the rows of
+    the sessions waiting, at any size, and show what the caught-up ratings will be."""
+    counts = []
+    for size in (3, 30):
+        club = club_of(size)
+        club_results.catch_up(club.pk)
+        first = club.club_sheets.order_by("sheet__created", "id").first().sheet
+        # That session: Ana took three gardes made by 10 at 4 players, +630 and −210 each
+        # other. Ben takes one too (+210, −70 each other): Ana 560, Ben 0, Chloé and Dan
+        # −280; he was second with them, tied, he is second alone: the places move.
+        writes.add_hand(first.token, scoring.Hand(4, 1, "garde", 2, 51), uuid.uuid4())
+        club.refresh_from_db()
+        assert club.rate_from_played == first.created
+        for _cold_then_warm in range(2):
+            with CaptureQueriesContext(connection) as captured:
+                result = clubs.standings(club)
+                result.chart_points()
+            counts.append(len(captured))
+        assert club_results.catch_up(club.pk)
+        assert lines(clubs.standings(club)) == lines(result)
+    assert counts == [5, 5, 5, 5]
 
 
 def test_stored_standings_follow_a_changed_session(club):

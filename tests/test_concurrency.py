@@ -118,9 +118,9 @@ def test_two_phones_correcting_one_hand_at_once(concurrent_db, sheet4):
 
 
 def test_two_tables_of_one_club_saving_at_once(concurrent_db):
-    """Two sessions of one club, the older one's places moving (it re-rates the newer one)
-    while the newer one saves: every hand is kept and the club's stored results are what a
-    recount from scratch gives."""
+    """Two sessions of one club, the older one's places moving (the newer one's ratings wait
+    to be rated again) while the newer one saves: every hand is kept and the club's stored
+    results are what a recount from scratch gives."""
     club = club_writes.create_club("Jeudi").club
     older = club_writes.start_sheet(club, "Mardi", ["Ana", "Ben", "Chloé", "Dan"], 0).sheet
     newer = club_writes.start_sheet(club, "Jeudi", ["Ana", "Ben", "Élise", "Fanny"], 0).sheet
@@ -140,6 +140,10 @@ def test_two_tables_of_one_club_saving_at_once(concurrent_db):
         )
         assert statuses == [302, 302]
     assert [older.hands.count(), newer.hands.count()] == [4, 4]
+    # The ratings the older one's hands left waiting were caught up once each request was
+    # answered: every stored rating is a recount's.
+    club.refresh_from_db()
+    assert club.rate_from_played is None
     assert not club_results.recount(club)
 
 

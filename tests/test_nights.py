@@ -7,10 +7,12 @@ import io
 import itertools
 import re
 import uuid
-from datetime import date
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -922,3 +924,77 @@ def test_a_passed_deal_setting_that_is_not_true_or_false_is_refused(club):
     assert refused.value.message == (
         "Night 1: A passed deal counts as a deal: write true or false."
     )
+
+
+# A night at the cost of the night
+
+
+def club_with_past(sessions: int):
+    """A club whose players (``players(20)``) played ``sessions`` sessions of 4, one a day,
+    each with a garde made."""
+    club = club_writes.create_club("Le Grand").club
+    names = players(20)
+    for day in range(sessions):
+        seated = [names[(day + seat * 3) % 20] for seat in range(4)]
+        sheet = writes.create_sheet(
+            f"Soirée {day}",
+            seated,
+            0,
+            created=datetime(2025, 1, 1, 20, tzinfo=UTC) + timedelta(days=day),
+            hands=[(0, garde(4, day % 4))],
+        )
+        club_writes.attach(club, sheet, seated)
+    return club
+
+
+def test_a_night_costs_the_same_queries_whatever_its_size_and_the_club_s_past(db):
+    """Creating a night and drawing its round 2 read the night (its players, its rounds), the
+    roster's names and write the round's tables in a few statements: nothing of the club's
+    past results, and no query per table or per player."""
+    counts = []
+    for past, count in ((0, 8), (15, 40)):
+        club = club_with_past(past)
+        with CaptureQueriesContext(connection) as created:
+            night = new_night(club, count=count, rounds=2)
+        with CaptureQueriesContext(connection) as drawn:
+            assert night_writes.draw_round(club, night, 2).done
+        counts.append((len(created), len(drawn)))
+        assert night.tables.count() == 2 * (count // 4)
+    assert counts[0] == counts[1]
+    for queries in (created, drawn):
+        assert not any("clubresult" in q["sql"] and "SELECT" in q["sql"] for q in queries)
+
+
+def test_a_draw_outrun_by_a_change_to_the_night_is_drawn_again(club, monkeypatch):
+    """The draw is computed before the club is locked: a player who leaves meanwhile makes it
+    drawn again, without them."""
+    night = new_night(club, count=9)
+    ana = club.players.get(name="Ana")
+    next_round = draw.next_round
+    calls = []
+
+    def meanwhile(present, history, seed):
+        calls.append(list(present))
+        if len(calls) == 1:
+            night_writes.leave(club, night, ana.pk)
+        return next_round(present, history, seed)
+
+    monkeypatch.setattr(draw, "next_round", meanwhile)
+    assert night_writes.draw_round(club, night, 2).done
+    assert ana.pk in calls[0]
+    assert ana.pk not in calls[1]
+    second = [p for t in night.tables.filter(round=2) for p in t.players]
+    assert sorted(second) == sorted(calls[1])
+    assert len(second) == 8
+
+
+def test_a_night_of_new_names_adds_them_to_the_roster_at_once(club):
+    night = new_night(club, count=40)
+    assert club.players.count() == 40
+    seated = sorted(p for t in night.tables.all() for p in t.players)
+    assert seated == sorted(club.players.values_list("pk", flat=True))
+    names = dict(club.players.values_list("pk", "name"))
+    for table in night.tables.select_related("club_sheet__sheet"):
+        sheet = table.club_sheet.sheet
+        seats = list(sheet.seats.order_by("position").values_list("name", flat=True))
+        assert seats == [names[p] for p in table.players]

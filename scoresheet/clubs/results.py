@@ -9,8 +9,15 @@ over their rows (their ``record``: best and worst hand, partners, streak, contra
   order the club counted them), each session with at least one hand ranking its players by
   their places. A session's rating depends on every earlier one, so when a session's places
   move, or a session is attached, detached or two players merged, that session and every later
-  one are rated again (``rerate``); the earlier ones never change. Adding a hand to the club's
-  latest session, the usual write, re-rates that session alone.
+  one must be rated again; the earlier ones never change. When nothing rated follows it (the
+  usual write: a hand in the club's latest session), that session is rated again at once.
+  Otherwise the write only notes, on the club's row, the first session whose ratings wait
+  (``Club.rate_from_*``): a correction costs the same in the club's first session as in its
+  latest. The ratings from there on are rated again by ``catch_up``, computed outside the
+  club's lock and written under it, after the request that made them wait has been answered
+  (``request_finished``; at once outside a request); the standings meanwhile rate the waiting
+  sessions on read (``waiting_ratings``), so that what they show is always a full
+  computation's.
 - ``recount`` computes everything afresh from the sessions' stored totals, statistics'
   counters and hands (the migration, ``manage.py rescore``, the tests).
 
@@ -20,13 +27,17 @@ tables playing at once wait for each other only the time of this bookkeeping.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
 from itertools import groupby
 from types import SimpleNamespace
 
 from django.db import transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import F, OuterRef, Q, Subquery
 from openskill.models import PlackettLuce
 
 from scoresheet import bulk, scoring, stats
@@ -138,11 +149,12 @@ def rated(priors: dict, players: list[int], ranks: list[int | None]) -> list[tup
     return [(rating.mu, rating.sigma) for (rating,) in after]
 
 
-def _rate_rows(rows: Iterable, priors: dict, key) -> list:
-    """Give rows (in ``ORDER``; attributes player_id, rank, mu, sigma) their ratings in turn;
-    returns those whose rating changed. ``priors`` is updated as the sessions go by."""
+def _rate_rows(rows: Iterable, priors: dict) -> list:
+    """Give rows (in ``ORDER``; attributes club_sheet_id, player_id, rank, mu, sigma) their
+    ratings in turn; returns those whose rating changed. ``priors`` is updated as the
+    sessions go by."""
     changed = []
-    for _club_sheet, group in groupby(rows, key=key):
+    for _club_sheet, group in groupby(rows, key=lambda row: row.club_sheet_id):
         group = list(group)
         after = rated(priors, [row.player_id for row in group], [row.rank for row in group])
         for row, rating in zip(group, after, strict=True):
@@ -154,46 +166,198 @@ def _rate_rows(rows: Iterable, priors: dict, key) -> list:
     return changed
 
 
-def _lock(club_id: int) -> None:
-    list(Club.objects.select_for_update().filter(pk=club_id).order_by().values_list("pk"))
+def _write_ratings(rows: list) -> int:
+    return bulk.update(ClubResult, RATING, [(row.pk, row.mu, row.sigma) for row in rows])
 
 
-def _before(played, club_sheet_id: int) -> Q:
+@dataclass(frozen=True)
+class Waiting:
+    """The club's ratings as its row says them: up to date before session (played,
+    club_sheet_id), in the rating's order, waiting from it on (None: none waits); and the
+    revision of what they are computed from."""
+
+    played: object = None
+    club_sheet_id: int | None = None
+    revision: int = 0
+
+    @property
+    def session(self) -> tuple | None:
+        return None if self.played is None else (self.played, self.club_sheet_id)
+
+    def covers(self, played, club_sheet_id: int) -> bool:
+        """Whether the ratings of session (played, club_sheet_id) wait already."""
+        return self.session is not None and self.session <= (played, club_sheet_id)
+
+
+WAITING = ("rate_from_played", "rate_from_club_sheet", "rating_revision")
+
+
+def _lock(club_id: int) -> Waiting:
+    """The club's row locked until the transaction ends; its ratings' state."""
+    found = Club.objects.select_for_update().filter(pk=club_id).order_by().values_list(*WAITING)
+    return Waiting(*found.get())
+
+
+def before(played, club_sheet_id: int) -> Q:
     """The rows of the sessions that come before (played, club_sheet_id) in the rating's order."""
-    return Q(played__lt=played) | Q(played=played, club_sheet_id__lt=club_sheet_id)
+    # played <= …: a range of the indexes on played, which the exact order then filters.
+    return Q(played__lte=played) & (
+        Q(played__lt=played) | Q(played=played, club_sheet_id__lt=club_sheet_id)
+    )
 
 
-def rerate(club_id: int, played=None, club_sheet_id: int | None = None) -> int:
-    """Rate again every session of the club from (played, club_sheet_id) on (from the first when
-    not given), each from the ratings its players had before it; returns the rows changed.
-    The club is locked by the caller."""
-    results = ClubResult.objects.filter(club_id=club_id)
-    priors = {}
-    if played is not None:
-        before = _before(played, club_sheet_id)
-        last = results.filter(before, player=OuterRef("pk"), mu__isnull=False).order_by(
-            "-played", "-club_sheet_id"
+def _from(played, club_sheet_id: int) -> Q:
+    """The rows of session (played, club_sheet_id) and of those after it, in the rating's order."""
+    return Q(played__gte=played) & (
+        Q(played__gt=played) | Q(played=played, club_sheet_id__gte=club_sheet_id)
+    )
+
+
+def last_rating(before: Q):
+    """The (mu, sigma) of a roster player's last rated row among ``before``, as subqueries
+    for ``ClubPlayer.objects.annotate``: one index lookup each, never their whole history."""
+    last = (
+        ClubResult.objects.filter(before, player=OuterRef("pk"), mu__isnull=False)
+        .order_by("-played", "-club_sheet_id")
+        .values("mu", "sigma")
+    )
+    return {
+        "last_mu": Subquery(last.values("mu")[:1]),
+        "last_sigma": Subquery(last.values("sigma")[:1]),
+    }
+
+
+def ratings_before(players: Iterable[int], played, club_sheet_id: int) -> dict:
+    """Each of ``players``' rating (mu, sigma) before session (played, club_sheet_id): their
+    last rated row's; a player never rated before it is left out."""
+    found = (
+        ClubPlayer.objects.filter(pk__in=set(players))
+        .annotate(**last_rating(before(played, club_sheet_id)))
+        .order_by()
+        .values_list("pk", "last_mu", "last_sigma")
+    )
+    return {pk: (mu, sigma) for pk, mu, sigma in found if mu is not None}
+
+
+def _rating_rows(found) -> list[SimpleNamespace]:
+    names = ("pk", "club_sheet_id", "player_id", "rank", "mu", "sigma")
+    return [
+        SimpleNamespace(**dict(zip(names, row, strict=True)))
+        for row in found.order_by(*ORDER).values_list(*names)
+    ]
+
+
+def _placed(club_id: int, waiting: Waiting, played, club_sheet_id: int, rows=None) -> None:
+    """Session (played, club_sheet_id) changed places, came or went: its ratings and every
+    later one's change. Rated again now when nothing ranked follows it (``rows``: its rows,
+    when the caller has them); otherwise they wait, from it on, for ``catch_up``. Inside a
+    write, the club locked (``waiting``: its state then)."""
+    if waiting.covers(played, club_sheet_id):
+        # They wait already: a catch-up computed before this change must not be written.
+        Club.objects.filter(pk=club_id).update(rating_revision=F("rating_revision") + 1)
+        _catch_up_later(club_id)
+        return
+    later = ClubResult.objects.filter(
+        _from(played, club_sheet_id), ~Q(club_sheet_id=club_sheet_id), club_id=club_id
+    ).filter(rank__isnull=False)
+    if later.exists():
+        Club.objects.filter(pk=club_id).update(
+            rate_from_played=played,
+            rate_from_club_sheet=club_sheet_id,
+            rating_revision=F("rating_revision") + 1,
         )
-        found = (
-            ClubPlayer.objects.filter(club_id=club_id)
-            .annotate(
-                last_mu=Subquery(last.values("mu")[:1]),
-                last_sigma=Subquery(last.values("sigma")[:1]),
+        _catch_up_later(club_id)
+        return
+    if rows is None:
+        rows = _rating_rows(ClubResult.objects.filter(club_sheet_id=club_sheet_id))
+    if rows:
+        priors = ratings_before([row.player_id for row in rows], played, club_sheet_id)
+        _write_ratings(_rate_rows(rows, priors))
+
+
+def catch_up(club_id: int, tries: int = 3) -> int:
+    """Rate again the sessions whose ratings wait (``Club.rate_from_*``), each from the
+    ratings its players had before it: computed outside the club's lock, then written under
+    it unless what they are computed from changed meanwhile (then computed again, ``tries``
+    times at most: the write that changed it asked for another catch-up). Returns the rows
+    whose rating changed."""
+    for _try in range(tries):
+        found = Club.objects.filter(pk=club_id).values_list(*WAITING).first()
+        waiting = Waiting(*found) if found else Waiting()
+        if waiting.session is None:
+            return 0
+        rows = _rating_rows(ClubResult.objects.filter(_from(*waiting.session), club_id=club_id))
+        priors = ratings_before({row.player_id for row in rows}, *waiting.session)
+        changed = _rate_rows(rows, priors)
+        with transaction.atomic():
+            if _lock(club_id) != waiting:
+                continue
+            _write_ratings(changed)
+            Club.objects.filter(pk=club_id).update(
+                rate_from_played=None, rate_from_club_sheet=None
             )
-            .values_list("pk", "last_mu", "last_sigma")
-        )
-        priors = {pk: (mu, sigma) for pk, mu, sigma in found if mu is not None}
-        results = results.exclude(before)
-    rows = results.order_by(*ORDER).only("club_sheet_id", "player_id", "rank", "mu", "sigma")
-    changed = _rate_rows(rows, priors, key=lambda row: row.club_sheet_id)
-    return bulk.update(ClubResult, RATING, [(row.pk, row.mu, row.sigma) for row in changed])
+            return len(changed)
+    return 0
+
+
+def waiting_ratings(club_id: int, waiting: Waiting, priors: dict, end=None) -> dict:
+    """``priors`` (player → (mu, sigma): the ratings before the club's first waiting session,
+    ``waiting`` its state) carried through the waiting sessions that start before ``end``
+    (None: all), as ``catch_up`` will store them: what the standings show while they wait.
+    One query, for those sessions' rows alone."""
+    if waiting.session is None or (end is not None and waiting.played >= end):
+        return priors
+    found = ClubResult.objects.filter(_from(*waiting.session), club_id=club_id)
+    if end is not None:
+        found = found.filter(played__lt=end)
+    _rate_rows(_rating_rows(found), priors)
+    return priors
+
+
+# A catch-up waits for the end of the request whose write asked for it: the phone has its answer
+# by then. Outside a request (a command, a thread), it runs as soon as the write is committed.
+_requests = threading.local()
+log = logging.getLogger(__name__)
+
+
+def _catch_up_later(club_id: int) -> None:
+    transaction.on_commit(partial(_after_commit, club_id))
+
+
+def _after_commit(club_id: int) -> None:
+    later = getattr(_requests, "clubs", None)
+    if later is None:
+        _caught_up(club_id)
+    else:
+        later.add(club_id)
+
+
+def request_started(**kwargs) -> None:
+    """Django's ``request_started``: the catch-ups asked for from now wait for its end."""
+    _requests.clubs = set()
+
+
+def request_finished(**kwargs) -> None:
+    """Django's ``request_finished`` (the response sent): the catch-ups its writes asked for."""
+    clubs, _requests.clubs = getattr(_requests, "clubs", None), None
+    for club_id in sorted(clubs or ()):
+        _caught_up(club_id)
+
+
+def _caught_up(club_id: int) -> None:
+    try:
+        catch_up(club_id)
+    except Exception:
+        # They wait still, read exactly meanwhile: the next change or a rescore catches up.
+        log.exception("The ratings of club %s were not caught up", club_id)
 
 
 def store(club_sheet: ClubSheet, sheet: Sheet) -> None:
     """Write the rows of a session the club has just started counting, and rate from it."""
-    _lock(club_sheet.club_id)
+    waiting = _lock(club_sheet.club_id)
     seats = len(club_sheet.players)
-    lines = lines_of(sheet, seats, records_of(seats, _hands(sheet), sheet.game_rules))
+    hands = _hands(sheet) if sheet.hand_count else ()
+    lines = lines_of(sheet, seats, records_of(seats, hands, sheet.game_rules))
     rows = [
         ClubResult(
             club_id=club_sheet.club_id,
@@ -206,22 +370,38 @@ def store(club_sheet: ClubSheet, sheet: Sheet) -> None:
         for seat, (player, line) in enumerate(zip(club_sheet.players, lines, strict=True))
     ]
     ClubResult.objects.bulk_create(rows)
-    rerate(club_sheet.club_id, sheet.created, club_sheet.pk)
+    if rows and rows[0].rank is not None:
+        _placed(club_sheet.club_id, waiting, sheet.created, club_sheet.pk)
+
+
+def started(club_id: int, club_sheets: Iterable[ClubSheet], sheets: Iterable[Sheet]) -> None:
+    """Write the rows of sessions the club has just started, without a hand yet (a night's
+    round): nothing to rate. Inside a write, the club locked."""
+    names = ("club", "club_sheet", "player", "seat", "played", *FIGURES)
+    rows = []
+    for club_sheet, sheet in zip(club_sheets, sheets, strict=True):
+        seats = len(club_sheet.players)
+        lines = lines_of(sheet, seats, no_records(seats))
+        for seat, (player, line) in enumerate(zip(club_sheet.players, lines, strict=True)):
+            rows.append((club_id, club_sheet.pk, player, seat, sheet.created, *line.values()))
+    bulk.insert(ClubResult, names, bulk.Columns(ClubResult, names).prepared(rows))
 
 
 def remove(club_sheet: ClubSheet) -> None:
     """Stop counting a session (its rows go with it) and rate again what follows it."""
     # The club before the rows, as every write here locks them.
-    _lock(club_sheet.club_id)
+    waiting = _lock(club_sheet.club_id)
     played = club_sheet.sheet.created
     club_sheet_id = club_sheet.pk
+    ranked = club_sheet.results.filter(rank__isnull=False).exists()
     club_sheet.delete()
-    rerate(club_sheet.club_id, played, club_sheet_id)
+    if ranked:
+        _placed(club_sheet.club_id, waiting, played, club_sheet_id, rows=[])
 
 
 def sheet_changed(sheet: Sheet, appended=None) -> None:
     """Store again the rows of the club session ``sheet`` is (if it is one) after the write
-    path changed it, and re-rate from it when its places moved. Called inside the write's
+    path changed it, and rate from it when its places moved. Called inside the write's
     transaction, the sheet locked and its derived data up to date; ``appended`` is the hand
     just added, if that was the change (its records are folded in without reading the
     others, which any other change re-reads, as it re-scores them)."""
@@ -229,7 +409,7 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
         club_sheet = sheet.club_sheet
     except ClubSheet.DoesNotExist:
         return
-    _lock(club_sheet.club_id)
+    waiting = _lock(club_sheet.club_id)
     # Read after the lock: a merge may have changed who sat there.
     stored = list(ClubResult.objects.filter(club_sheet_id=club_sheet.pk).order_by("seat"))
     if not stored:
@@ -257,12 +437,13 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
         [(row.pk, *(getattr(row, name) for name in FIGURES)) for row in changed],
     )
     if moved:
-        rerate(club_sheet.club_id, stored[0].played, club_sheet.pk)
+        _placed(club_sheet.club_id, waiting, stored[0].played, club_sheet.pk, rows=stored)
 
 
 def merged(club_id: int, keep_id: int, drop_id: int) -> None:
-    """Count every row of ``drop`` for ``keep`` and rate again from the first of them. The
-    club is locked by the caller."""
+    """Count every row of ``drop`` for ``keep`` and rate again from the first of them. Inside
+    a write, the club locked."""
+    waiting = _lock(club_id)
     first = (
         ClubResult.objects.filter(player_id=drop_id)
         .order_by(*ORDER)
@@ -271,7 +452,7 @@ def merged(club_id: int, keep_id: int, drop_id: int) -> None:
     )
     ClubResult.objects.filter(player_id=drop_id).update(player_id=keep_id)
     if first is not None:
-        rerate(club_id, *first)
+        _placed(club_id, waiting, *first)
 
 
 def fresh_rows(club_sheets: Iterable[tuple]) -> list[dict]:
@@ -296,7 +477,7 @@ def fresh_rows(club_sheets: Iterable[tuple]) -> list[dict]:
                     sigma=None,
                 )
             )
-    _rate_rows(rows, {}, key=lambda row: row.club_sheet_id)
+    _rate_rows(rows, {})
     return [vars(row) for row in rows]
 
 
@@ -304,14 +485,15 @@ FIELDS = ("club_sheet_id", "player_id", "seat", "played", *FIGURES, *RATING)
 
 
 def recount(club: Club) -> bool:
-    """Compute the club's rows afresh from its sessions and store them; True when the stored
-    ones differed."""
+    """Compute the club's rows afresh from its sessions and store them, every rating up to
+    date, when the stored ones differed (True) from what they should be: the ratings that
+    wait for ``catch_up`` are not compared, the figures beside them are."""
     with transaction.atomic():
         return _recounted(club)
 
 
 def _recounted(club: Club) -> bool:
-    _lock(club.pk)
+    waiting = _lock(club.pk)
     club_sheets = ClubSheet.objects.filter(club=club).select_related("sheet")
     hands = defaultdict(list)
     found = Hand.objects.filter(sheet__club_sheet__club=club).order_by("sheet_id", "number")
@@ -322,11 +504,19 @@ def _recounted(club: Club) -> bool:
         for s in club_sheets.order_by("sheet__created", "id")
     )
     stored = list(ClubResult.objects.filter(club=club).order_by(*ORDER).values(*FIELDS))
-    if stored == [{name: row[name] for name in FIELDS} for row in fresh]:
+
+    def shown(row: dict) -> dict:
+        waits = waiting.covers(row["played"], row["club_sheet_id"])
+        return {name: row[name] for name in FIELDS if not (waits and name in RATING)}
+
+    if [shown(row) for row in stored] == [shown(row) for row in fresh]:
         return False
     ClubResult.objects.filter(club=club).delete()
     rows = bulk.Columns(ClubResult, FIELDS).prepared(
         [row[name] for name in FIELDS] for row in fresh
     )
     bulk.insert(ClubResult, ("club", *FIELDS), [(club.pk, *row) for row in rows])
+    Club.objects.filter(pk=club.pk).update(
+        rate_from_played=None, rate_from_club_sheet=None, rating_revision=F("rating_revision") + 1
+    )
     return True

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
 from django.db import connection
-from django.db.models import Count, IntegerField, Max, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, IntegerField, Max, Q, Sum
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -224,17 +224,37 @@ def latest_club_sheets(club: Club, period: Period, count: int) -> list[ClubSheet
 
 def standings(club: Club, period: Period = Period("all"), sort: str = "points") -> Standings:
     """Every roster player's line for the period (those who played first), added up by the
-    database from the stored results: three queries whatever the club's size."""
-    _start, end = period.bounds()
-    # The rating each player had at the period's end: after their last rated session.
-    last = ClubResult.objects.filter(player=OuterRef("pk"), mu__isnull=False)
+    database from the stored results: three queries whatever the club's size, and a fourth
+    while ratings of the period wait to be rated again (``results.waiting_ratings``)."""
+    start, end = period.bounds()
+    within = Q()
+    if start:
+        within &= Q(club_sheets__sheet__created__gte=start)
     if end:
-        last = last.filter(played__lt=end)
-    last = last.order_by("-played", "-club_sheet_id")
-    roster = list(
-        club.players.annotate(
-            last_mu=Subquery(last.values("mu")[:1]), last_sigma=Subquery(last.values("sigma")[:1])
-        )
+        within &= Q(club_sheets__sheet__created__lt=end)
+    session_count, *waiting = (
+        Club.objects.filter(pk=club.pk)
+        .annotate(sessions=Count("club_sheets", filter=within))
+        .values_list("sessions", *results.WAITING)
+        .get()
+    )
+    waiting = results.Waiting(*waiting)
+    # The rating each player had at the period's end: after their last rated session, as
+    # stored before the first session whose rating waits, and rated on from there.
+    if waiting.session is not None and (end is None or waiting.played < end):
+        before = results.before(*waiting.session)
+    else:
+        before = Q(played__lt=end) if end else Q()
+    roster = list(club.players.annotate(**results.last_rating(before)))
+    ratings = results.waiting_ratings(
+        club.pk,
+        waiting,
+        {
+            player.pk: (player.last_mu, player.last_sigma)
+            for player in roster
+            if player.last_mu is not None
+        },
+        end,
     )
     totals = {
         line["player"]: line
@@ -258,12 +278,12 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
         if figures:
             for name in ("sessions", "hands", "points", "wins", "taken", "made", "multipliers"):
                 setattr(line, name, figures[name])
-            if player.last_mu is not None:
-                line.mu, line.sigma = player.last_mu, player.last_sigma
+            if player.pk in ratings:
+                line.mu, line.sigma = ratings[player.pk]
             line.rating = numbers.rounded(line.mu - 3 * line.sigma, 1)
         rows.append(line)
     mark_leaders([row for row in rows if row.sessions])
-    result = Standings(club, period, rows, _club_sheets(club, period).count())
+    result = Standings(club, period, rows, session_count)
     sort_rows(result, sort)
     return result
 

@@ -235,12 +235,13 @@ def roster_entries(club: Club, names) -> list[ClubPlayer]:
     yet is added to it. Inside a write of this module, the club locked."""
     wanted = [player_names.key(name) for name in names]
     found = {p.key: p for p in club.players.filter(key__in=wanted)}
-    entries = []
+    new = {}
     for name, key in zip(names, wanted, strict=True):
-        if key not in found:
-            found[key] = ClubPlayer.objects.create(club=club, name=clean_player_name(name))
-        entries.append(found[key])
-    return entries
+        if key not in found and key not in new:
+            new[key] = ClubPlayer(club=club, name=clean_player_name(name))
+    # One statement for every new name (a night of newcomers), their ids returned.
+    found.update(zip(new, ClubPlayer.objects.bulk_create(new.values()), strict=True))
+    return [found[key] for key in wanted]
 
 
 def rename_player(club: Club, player_id: int, name: str) -> ClubChange:
@@ -339,6 +340,22 @@ def start_sheet(
     if not made:
         return ClubChange(club, sheet=sheet, done=False, already=True)
     return ClubChange(club, club_sheet=sheet.club_sheet, sheet=sheet)
+
+
+def start_sheets(club: Club, sessions) -> list[ClubSheet]:
+    """New sessions of the club at once, without a hand yet (a night's round): ``sessions``
+    are (name, roster players in seat order, rules). A few statements whatever their number.
+    Inside a write, the club locked."""
+    new = writes.NewSheets()
+    for name, entries, rules in sessions:
+        new.add(name, [player.name for player in entries], 0, rules=rules)
+    sheets = new.write()
+    club_sheets = ClubSheet.objects.bulk_create(
+        ClubSheet(club=club, sheet=sheet, players=[player.pk for player in entries])
+        for sheet, (_name, entries, _rules) in zip(sheets, sessions, strict=True)
+    )
+    results.started(club.pk, club_sheets, sheets)
+    return club_sheets
 
 
 def counted(club: Club, sheet: Sheet, entries: list[ClubPlayer]) -> ClubSheet:

@@ -150,16 +150,29 @@ def improved(tables: list[list], met: Counter, rng: random.Random) -> list[list]
         better = False
         spots = [(t, s) for t, table in enumerate(tables) for s in range(len(table))]
         rng.shuffle(spots)
+        # What each player repeats at their table, kept as the swaps go: a swap of two
+        # players who repeat nothing cannot lower it (most pairs, once a draw is good).
+        repeats = {spot: _repeats(tables, *spot, met) for spot in spots}
         for (t1, s1), (t2, s2) in itertools.combinations(spots, 2):
             if t1 == t2:
                 continue
+            before = repeats[(t1, s1)] + repeats[(t2, s2)]
+            if not before:
+                continue
             a, b = tables[t1][s1], tables[t2][s2]
-            before = _joining(a, tables[t1], met, a) + _joining(b, tables[t2], met, b)
             after = _joining(b, tables[t1], met, a) + _joining(a, tables[t2], met, b)
             if after < before:
                 tables[t1][s1], tables[t2][s2] = b, a
                 better = True
+                for t in (t1, t2):
+                    for s in range(len(tables[t])):
+                        repeats[(t, s)] = _repeats(tables, t, s, met)
     return tables
+
+
+def _repeats(tables: list[list], t: int, s: int, met: Counter) -> int:
+    player = tables[t][s]
+    return _joining(player, tables[t], met, player)
 
 
 def plane_round(players: Sequence, history: Sequence[Sequence[Sequence]]) -> list[list] | None:

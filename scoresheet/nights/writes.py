@@ -3,8 +3,12 @@ one call and one short transaction that locks the club's row (the night's owner)
 form's key or the round it was told under that lock, writes, and returns what changed
 (``NightChange``).
 
-A round's tables become sessions of the club through the club's ``start_sheet``, the path every
-club session is started by; their hands then go through ``sheets/writes.py`` as any session's.
+A draw reads what it needs alone (the night's players and the rounds it has drawn, never a
+player's past results) and is computed before the lock; under it, the night's revision says
+whether it still holds, and the round's tables are written at once: sessions of the club
+through the club's ``start_sheets``, a few statements whatever their number, so that a table of
+the night saving meanwhile waits only that long. Their hands then go through
+``sheets/writes.py`` as any session's.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from scoresheet.clubs.writes import (
     locked,
     roster_entries,
     roster_names,
-    start_sheet,
+    start_sheets,
 )
 from scoresheet.models import Club, Night, NightTable, SpentKey
 from scoresheet.nights import draw
@@ -109,7 +113,7 @@ def create_night(
                 key=key,
                 passed_counts=passed_counts,
             )
-            _draw(owner, night, 1)
+            _write_round(owner, night, 1, draw.first_round(night.present, night.seed))
         return night
 
     if key is None:
@@ -118,41 +122,81 @@ def create_night(
     return NightChange(night, done=made, already=not made)
 
 
+# How many times a round is drawn before the lock, when the night changes meanwhile (a player
+# leaves, another organiser draws), before it is drawn under the lock.
+DRAW_TRIES = 3
+
+
 def draw_round(club: Club, night: Night, number: int) -> NightChange:
     """Draw round ``number`` (the one the organiser saw next): a double tap, or two organisers
-    at once, draw it once; the second is told nothing was done."""
+    at once, draw it once; the second is told nothing was done. The draw is computed before the
+    club is locked, and written under the lock if the night has not changed meanwhile."""
+    for _try in range(DRAW_TRIES):
+        seen = _night(club, night)
+        refused = _not_drawn(seen, number)
+        if refused is not None:
+            return refused
+        tables = _drawn(seen, number)
+        with transaction.atomic():
+            owner = locked(club)
+            current = _night(owner, night)
+            if current.revision == seen.revision:
+                _write_round(owner, current, number, tables)
+                return NightChange(current)
     with transaction.atomic():
-        club = locked(club)
-        night = _night(club, night)
-        if number != night.drawn + 1 or number > night.rounds:
-            return NightChange(night, done=False, already=number <= night.drawn)
-        if len(night.present) < limits.NIGHT_FEWEST:
-            raise ClubError(
-                _("A round needs at least %(count)s players present."), count=limits.NIGHT_FEWEST
-            )
-        _draw(club, night, number)
-    return NightChange(night)
+        owner = locked(club)
+        current = _night(owner, night)
+        refused = _not_drawn(current, number)
+        if refused is not None:
+            return refused
+        _write_round(owner, current, number, _drawn(current, number))
+    return NightChange(current)
 
 
-def _draw(club: Club, night: Night, number: int) -> None:
-    """Seat round ``number``: each table a session of the club, its players in their seats."""
+def _not_drawn(night: Night, number: int) -> NightChange | None:
+    """Why round ``number`` is not drawn now: drawn already, or beyond the rounds planned
+    (nothing done); too few players present (``ClubError``). None: it can be drawn."""
+    if number != night.drawn + 1 or number > night.rounds:
+        return NightChange(night, done=False, already=number <= night.drawn)
+    if len(night.present) < limits.NIGHT_FEWEST:
+        raise ClubError(
+            _("A round needs at least %(count)s players present."), count=limits.NIGHT_FEWEST
+        )
+    return None
+
+
+def _drawn(night: Night, number: int) -> list[list[int]]:
+    """Round ``number``'s tables from the night's players present and the rounds drawn: one
+    query, and the draw's search."""
     history = [[] for _round in range(number - 1)]
-    for table in night.tables.order_by("round", "table"):
-        history[table.round - 1].append(table.players)
-    tables = draw.next_round(night.present, history, night.seed)
-    names = dict(club.players.filter(pk__in=night.present).values_list("pk", "name"))
+    # Before the lock, another organiser may have drawn this round meanwhile: the rounds
+    # before it alone (the night's revision then says the draw is stale).
+    drawn = night.tables.filter(round__lt=number).order_by("round", "table")
+    for round_number, players in drawn.values_list("round", "players"):
+        history[round_number - 1].append(players)
+    return draw.next_round(night.present, history, night.seed)
+
+
+def _write_round(club: Club, night: Night, number: int, tables: list[list[int]]) -> None:
+    """Seat round ``number``: each table a session of the club, its players in their seats
+    (their names as the roster has them now). Inside a write, the club locked."""
+    roster = club.players.in_bulk([player for table in tables for player in table])
     rules = night.game_rules
-    for index, players in enumerate(tables, start=1):
-        started = start_sheet(
-            club,
-            table_name(night.name, number, index),
-            [names[p] for p in players],
-            0,
-            rules=table_rules(rules, len(players)),
-        )
-        NightTable.objects.create(
-            night=night, round=number, table=index, players=players, club_sheet=started.club_sheet
-        )
+    club_sheets = start_sheets(
+        club,
+        [
+            (
+                table_name(night.name, number, index),
+                [roster[player] for player in players],
+                table_rules(rules, len(players)),
+            )
+            for index, players in enumerate(tables, start=1)
+        ],
+    )
+    NightTable.objects.bulk_create(
+        NightTable(night=night, round=number, table=index, players=players, club_sheet=club_sheet)
+        for index, (players, club_sheet) in enumerate(zip(tables, club_sheets, strict=True), 1)
+    )
     night.drawn = number
     night.round_started = timezone.now()
     _moved(night, "drawn", "round_started")
