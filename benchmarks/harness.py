@@ -234,3 +234,106 @@ def sheet_adds_up(phone: Phone, token: str) -> bool:
     columns = [sum(int(row[i]) for row in hands) for i in range(first, len(header))]
     balanced = all(sum(int(c) for c in row[first:]) == 0 for row in hands)
     return status == 200 and balanced and [int(c) for c in total[first:]] == columns
+
+
+# The report every benchmark ends with (`make bench`): each figure beside its target and the
+# physical floor of one commit on this machine, and an exit status that says whether all were met.
+
+
+def commit_floor(runs: int = 200) -> float:
+    """The physical floor of one write on this machine and database, in seconds: the median
+    of ``runs`` transactions that each insert a row and update it, committed (WAL and
+    ``synchronous=FULL`` on SQLite, as the app's connection has them). No save can cost less.
+    Needs Django set up on the database measured (``Server.django``, or the script's own)."""
+    import statistics
+
+    from django.db import connection, transaction
+
+    table = connection.ops.quote_name("bench_commit_floor")
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TABLE IF EXISTS {table}")
+        cursor.execute(f"CREATE TABLE {table} (id integer PRIMARY KEY, n integer NOT NULL)")
+    times = []
+    try:
+        for run in range(runs):
+            started = time.perf_counter()
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(f"INSERT INTO {table} (id, n) VALUES (%s, 0)", [run])
+                cursor.execute(f"UPDATE {table} SET n = n + 1 WHERE id = %s", [run])
+            times.append(time.perf_counter() - started)
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP TABLE {table}")
+    return statistics.median(times)
+
+
+class Report:
+    """Figures against their targets, printed as one table: name, measured, target, and for a
+    time how many times the floor of one commit (``commit_floor``, printed above) it costs.
+    ``exit`` ends the script with 1 when a target is missed.
+
+        report = Report("over HTTP, SQLite", floor=commit_floor())
+        report.time("correct hand 3 at 10,000 hands", 0.042, 0.1)
+        report.ratio("correct hand 3, 10,000 / 20 hands", 1.8, 3)
+        report.exit()
+    """
+
+    def __init__(self, title: str, floor: float | None = None):
+        self.title = title
+        self.floor = floor
+        # (name, measured text, target text, floor text, met)
+        self.lines: list[tuple[str, str, str, str, bool]] = []
+
+    def add(self, name: str, measured: str, target: str, met: bool, floor: str = "") -> bool:
+        self.lines.append((name, measured, target, floor, met))
+        return met
+
+    def time(self, name: str, seconds: float, target: float) -> bool:
+        """A time in seconds, met when at most ``target``; beside it, how many commits' floor."""
+        floor = f"{seconds / self.floor:,.0f}×" if self.floor else ""
+        return self.add(
+            name, _duration(seconds), f"≤ {_duration(target)}", seconds <= target, floor
+        )
+
+    def ratio(self, name: str, ratio: float, target: float) -> bool:
+        """A ratio between two sizes measured in one run, met when at most ``target``."""
+        return self.add(name, f"{ratio:.2f}×", f"≤ {target:g}×", ratio <= target)
+
+    def size(self, name: str, found: float, target: float, unit: str = "KB") -> bool:
+        """An amount (bytes in ``unit``s, megabytes…), met when at most ``target``."""
+        return self.add(name, f"{found:,.1f} {unit}", f"≤ {target:g} {unit}", found <= target)
+
+    @property
+    def missed(self) -> list[str]:
+        return [
+            f"{name}: {measured}, target {target}"
+            for name, measured, target, _f, met in self.lines
+            if not met
+        ]
+
+    def print(self) -> None:
+        width = max([len(line[0]) for line in self.lines] + [20])
+        print(f"\n{self.title}")
+        if self.floor:
+            print(f"floor: one commit (INSERT + UPDATE) {self.floor * 1000:.2f} ms; {_load()}")
+        else:
+            print(_load())
+        print(f"{'figure':<{width}}  {'measured':>12}  {'target':>12}  {'× floor':>9}")
+        for name, measured, target, floor, met in self.lines:
+            mark = "" if met else "  MISSED"
+            print(f"{name:<{width}}  {measured:>12}  {target:>12}  {floor:>9}{mark}")
+        print(f"{len(self.missed)} of {len(self.lines)} target(s) missed")
+
+    def exit(self) -> None:
+        """Print the table; exit 1 when a target was missed, else 0."""
+        self.print()
+        raise SystemExit(1 if self.missed else 0)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.2f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cores, shared)"
