@@ -3,7 +3,7 @@ at a time, so that printing a long session never holds it whole.
 
 A line is what the paper shows: the hand's number, who dealt, who took (and called, at 5),
 the contract with its bouts and points, the result (``scoring.result``: no breakdown), and each
-seat's score and running total as stored.
+seat's score as stored, with the running total after it, added up as the lines go by.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 
-from scoresheet import scoring
+from scoresheet import scoring, tally
 from scoresheet.models import Contract, Sheet
 
 # Hands read and rendered at a time.
@@ -27,7 +27,6 @@ COLUMNS = (
     "bouts",
     "points",
     "scores",
-    "totals",
 )
 CONTRACT_LABELS = dict(Contract.choices)
 
@@ -59,9 +58,9 @@ class Line:
     cells: tuple[Cell, ...]
 
 
-def line(values: tuple, rules: scoring.Rules, seats: int) -> Line:
-    """A hand's printed line from its ``COLUMNS`` as stored."""
-    number, dealer, passed, taker, partner, contract, bouts, points, scores, totals = values
+def line(values: tuple, totals: tuple[int, ...], rules: scoring.Rules, seats: int) -> Line:
+    """A hand's printed line from its ``COLUMNS`` as stored, and the running totals after it."""
+    number, dealer, passed, taker, partner, contract, bouts, points, scores = values
     out = dealer if rules.dealer_sits_out and not passed else None
     made, diff = (None, None) if passed else scoring.result(bouts, points)
     return Line(
@@ -88,8 +87,10 @@ def chunks(sheet: Sheet, names: list[str], rules: scoring.Rules) -> Iterator[lis
     seats = len(names)
     hands = sheet.hands.order_by("number").values_list(*COLUMNS)
     chunk: list[Line] = []
+    totals = (0,) * seats
     for values in hands.iterator(chunk_size=CHUNK):
-        chunk.append(line(values, rules, seats))
+        totals = tally.add(totals, values[-1])
+        chunk.append(line(values, totals, rules, seats))
         if len(chunk) == CHUNK:
             yield chunk
             chunk = []
