@@ -301,7 +301,7 @@ class Report:
 
     def size(self, name: str, found: float, target: float, unit: str = "KB") -> bool:
         """An amount (bytes in ``unit``s, megabytes…), met when at most ``target``."""
-        return self.add(name, f"{found:,.1f} {unit}", f"≤ {target:g} {unit}", found <= target)
+        return self.add(name, f"{found:,.1f} {unit}", f"≤ {target:,.1f} {unit}", found <= target)
 
     @property
     def missed(self) -> list[str]:
