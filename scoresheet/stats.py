@@ -253,13 +253,36 @@ def _biggest(row: Row) -> BiggestHand:
     )
 
 
-def _marks(row: Row) -> tuple[bool | None, ...]:
+def marks(scores: Sequence[int], passed: bool, out: int | None) -> tuple[bool | None, ...]:
     """What a hand means for each player's streak: a positive score (True), a score that ends
-    a run (False), or nothing (None: a passed deal, or the seat that sat it out)."""
-    if row.passed:
-        return (None,) * len(row.scores)
-    out = row.breakdown.sitting_out
-    return tuple(None if seat == out else score > 0 for seat, score in enumerate(row.scores))
+    a run (False), or nothing (None: a passed deal, or the seat ``out`` that sat it out)."""
+    if passed:
+        return (None,) * len(scores)
+    return tuple(None if seat == out else score > 0 for seat, score in enumerate(scores))
+
+
+def row_marks(row: Row) -> tuple[bool | None, ...]:
+    """``marks`` of a scored row."""
+    out = None if row.passed else row.breakdown.sitting_out
+    return marks(row.scores, row.passed, out)
+
+
+def _runs(seat: int, marks: Sequence[tuple[int, bool | None]]) -> tuple[list[Streak], tuple]:
+    """The runs of positive scores among (number, mark) in play order, and the last one still
+    going at the end (its length and first hand; 0, 0 after a score that ended it)."""
+    runs, run, first, last = [], 0, 0, 0
+    for number, mark in marks:
+        if mark is True:
+            if not run:
+                first = number
+            run, last = run + 1, number
+        elif mark is False:
+            if run:
+                runs.append(Streak(seat, run, first, last))
+            run, first = 0, 0
+    if run:
+        runs.append(Streak(seat, run, first, last))
+    return runs, (run, first)
 
 
 @dataclass(frozen=True)
@@ -326,7 +349,7 @@ class SeatCounts:
             if self.run > self.best.length:
                 self.best = Streak(seat, self.run, self.run_first, number)
         else:
-            self.run = 0
+            self.run, self.run_first = 0, 0
 
     def renumbered(self, deleted: int) -> None:
         """Hand ``deleted`` was deleted, a passed deal: the hand numbers after it move down."""
@@ -445,12 +468,11 @@ class Counters:
         """Hand ``old.number`` now reads ``new`` (a correction): the sums follow at once; what
         this cannot know from the counters alone is returned, to be counted again from every
         hand: ``"biggest"`` (the biggest hand was this one and shrank), ``"swing"`` (the same
-        for the swing), ``"streaks"`` (a player's score in it changed sign or who played)."""
+        for the swing). The streaks of the players whose mark changed (``marks``) are the
+        caller's to ``repair``."""
         self._count(old, -1)
         self._count(new, 1)
         stale = set()
-        if _marks(old) != _marks(new):
-            stale.add("streaks")
         if self.biggest is not None and self.biggest.number == old.number:
             if new.passed or abs(new.breakdown.per_defender) < self.biggest.value:
                 stale.add("biggest")
@@ -469,13 +491,11 @@ class Counters:
 
     def removed(self, row: Row) -> set[str]:
         """Hand ``row`` was deleted and the later ones renumbered: the sums follow, the hand
-        numbers kept move down; returns what must be counted again, as ``replaced``."""
+        numbers kept move down; returns what must be counted again, as ``replaced``. The
+        streaks of the players who played it are the caller's to ``repair``."""
         self._count(row, -1)
         stale = set()
         number = row.number
-        if not row.passed:
-            # A run through it may now join the one after it, or end sooner.
-            stale.add("streaks")
         for counts in self.seats:
             counts.renumbered(number)
         if self.biggest is not None:
@@ -489,6 +509,60 @@ class Counters:
             elif self.swing.number > number:
                 self.swing = replace(self.swing, number=self.swing.number - 1)
         return stale
+
+    def repair(
+        self,
+        seats: Iterable[int],
+        around: Sequence[tuple[int, Sequence[bool | None]]],
+        below: int,
+        above: int,
+        count: int,
+    ) -> bool:
+        """The streaks of ``seats`` after a change between hands ``below`` and ``above`` (a
+        corrected hand's two neighbours; a deleted hand's, as now numbered), from ``around``:
+        (number, ``marks``) of consecutive hands near it, numbered as now, of ``count``.
+
+        A change only moves the runs between the nearest hands on either side where the
+        player's score ended a run: those are counted again; a longer run elsewhere stays the
+        longest, an equal one stays the earliest unless a new run starts before it. Returns
+        False when that is not enough to know (a run reaching past what was read, or the
+        longest run shortened, the next longest being unknown): the caller counts every hand
+        again (``recount``)."""
+        marks = dict(around)
+        first_read = around[0][0] if around else below + 1
+        last_read = around[-1][0] if around else above - 1
+        for seat in seats:
+            low = next(
+                (n + 1 for n in range(below, first_read - 1, -1) if marks[n][seat] is False), None
+            )
+            if low is None:
+                if first_read > 1 and below >= 1:
+                    return False
+                low = 1
+            high = next(
+                (n - 1 for n in range(above, last_read + 1) if marks[n][seat] is False), None
+            )
+            if high is None:
+                if last_read < count:
+                    return False
+                high = count
+            counts = self.seats[seat]
+            runs, trailing = _runs(seat, [(n, marks[n][seat]) for n in range(low, high + 1)])
+            top = max(runs, key=lambda run: (run.length, -run.first), default=None)
+            best = counts.best
+            # A run lies between two hands that ended a run, so it was among those counted
+            # again when it starts in the range (or just after it: a deleted hand's own run,
+            # still numbered as it was).
+            if best.length and low <= best.first <= high + 1:
+                # The longest run was among those counted again.
+                if top is None or top.length < best.length:
+                    return False
+                counts.best = top
+            elif top is not None and (top.length, -top.first) > (best.length, -best.first):
+                counts.best = top
+            if high == count:
+                counts.run, counts.run_first = trailing
+        return True
 
     def recount(self, played: Iterable[tuple[int, Sequence[int], int | None]]) -> None:
         """The streaks and the swing counted again from every scored hand in play order:

@@ -290,8 +290,57 @@ def test_any_sequence_of_changes_keeps_stored_scores_exact(run):
     )
 
 
+# The same with the streaks repaired from one hand on either side of a change: most changes
+# then read too little to know, and count every hand again; the others repair from the edge.
+def test_any_sequence_keeps_the_streaks_exact_read_from_one_hand_around(monkeypatch):
+    monkeypatch.setattr(writes, "AROUND", 1)
+    run_state_machine_as_test(
+        SheetChanges,
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=15,
+            derandomize=False,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
+    )
+
+
 def garde(taker, seats=4):
     return scoring.Hand(seats, taker, "garde", 2, 49)
+
+
+def best_streaks(sheet):
+    """Each seat's longest run as (length, first hand, last hand), and its current run."""
+    sheet.refresh_from_db()
+    counters = stats.Counters.from_data(sheet.statistics, 4)
+    return [
+        ((seat.best.length, seat.best.first, seat.best.last), (seat.run, seat.run_first))
+        for seat in counters.seats
+    ]
+
+
+@pytest.mark.parametrize("around", [48, 1, 0])
+def test_a_deletion_a_correction_and_an_undo_move_the_streaks(make_sheet, monkeypatch, around):
+    monkeypatch.setattr(writes, "AROUND", around)
+    sheet = make_sheet()
+    lost = scoring.Hand(4, 0, "garde", 2, 30)
+    # Ana takes six gardes and loses the third: the defenders score only in that one.
+    store(sheet, garde(0), garde(0), lost, garde(0), garde(0), garde(0))
+    none = ((0, 0, 0), (0, 0))
+    defender = ((1, 3, 3), (0, 0))
+    assert best_streaks(sheet) == [((3, 4, 6), (3, 4)), defender, defender, defender]
+    # Without the lost garde, Ana's two runs join: hands 1 to 5.
+    writes.delete_hand(sheet.token, sheet.hands.get(number=3).key)
+    assert best_streaks(sheet) == [((5, 1, 5), (5, 1)), none, none, none]
+    # Hand 2 lost: her longest run is now hands 3 to 5, the defenders' hand 2.
+    target = sheet.hands.get(number=2)
+    writes.correct_hand(sheet.token, target.key, target.version, lost)
+    defender = ((1, 2, 2), (0, 0))
+    assert best_streaks(sheet) == [((3, 3, 5), (3, 3)), defender, defender, defender]
+    # Taking back hand 5 shortens it to hands 3 and 4.
+    writes.undo(sheet.token, sheet.hands.get(number=5).key)
+    assert best_streaks(sheet) == [((2, 3, 4), (2, 3)), defender, defender, defender]
 
 
 def test_deleting_a_hand_keeps_every_dealer(make_sheet):

@@ -4,7 +4,8 @@ that a correction, a deletion or an undo writes nothing of the hands after it.
 
 Each sheet gets its checkpoints from the running totals its hands stored, and its statistics'
 counters the summary's figures they now keep (the hands with a chelem made, those announced and
-failed, the biggest swing), from its stored rows; then ``Hand.totals`` goes, and with it the
+failed, the biggest swing), from its stored rows, and the form they now have (no zero counted,
+no first hand for a run that ended); then ``Hand.totals`` goes, and with it the
 index of ``Hand.sheet`` alone, which the index (sheet, number) serves. What this computes is
 frozen here (``tally.Checkpoints``, ``stats.Counters``): the migration imports nothing of the
 app. Going back fills ``Hand.totals`` again from the scores.
@@ -31,6 +32,14 @@ def counted(value):
     if isinstance(value, dict):
         return {key: count for key, count in value.items() if count}
     return value
+
+
+def seat_counts(player: dict) -> dict:
+    """stats.SeatCounts.to_data: no zero counted, and no first hand for a run that ended."""
+    found = {name: counted(value) for name, value in player.items()}
+    if not found["run"]:
+        found["run_first"] = 0
+    return found
 
 
 def forward(apps, schema_editor):
@@ -60,10 +69,7 @@ def forward(apps, schema_editor):
                     swing = [number, list(scores), dealer if sits_out else None]
             sheet.statistics = {
                 **sheet.statistics,
-                "players": [
-                    {name: counted(value) for name, value in player.items()}
-                    for player in sheet.statistics["players"]
-                ],
+                "players": [seat_counts(player) for player in sheet.statistics["players"]],
                 "contracts": counted(sheet.statistics["contracts"]),
                 "chelems": chelems,
                 "failed": failed,

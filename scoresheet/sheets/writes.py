@@ -187,19 +187,43 @@ def _store(changed: list[tuple]) -> None:
     bulk.update(Hand, ("number", "scores"), changed)
 
 
+# How many hands on either side of a change the streaks are repaired from: a run of positive
+# scores longer than this (counting passed deals) has every hand counted again.
+AROUND = 48
+
+
 def _counted_again(
-    sheet: Sheet, counters: stats.Counters, stale: set[str], seats: int, rules: scoring.Rules
+    sheet: Sheet,
+    counters: stats.Counters,
+    stale: set[str],
+    streaks: tuple[list[int], int, int],
+    rules: scoring.Rules,
 ) -> stats.Counters:
-    """The counters once what they could not follow (``stale``) is counted again from the
-    stored hands: the streaks and the swing from the scores alone, in one read of them; the
-    biggest hand (the one that was shrank or went) from every hand scored again."""
+    """The counters once what they could not follow is counted again from the stored hands:
+    the streaks of the players ``streaks`` names (seats, and the hands on either side of the
+    change) from the hands around it, else, like the swing (``stale``), from every hand's
+    scores in one read; the biggest hand (the one that shrank or went) from every hand scored
+    again."""
     if "biggest" in stale:
-        fresh = stats.Counters(seats)
-        dealt = ((hand[0], models.scoring_hand(seats, *hand)) for hand in _inputs(sheet))
-        for row, _totals in tally.replay(seats, dealt, rules):
+        fresh = stats.Counters(len(counters.seats))
+        dealt = (
+            (hand[0], models.scoring_hand(len(counters.seats), *hand)) for hand in _inputs(sheet)
+        )
+        for row, _totals in tally.replay(len(counters.seats), dealt, rules):
             fresh.add(row)
         return fresh
-    if stale:
+    seats, below, above = streaks
+    if seats and not stale:
+        near = sheet.hands.filter(number__gte=below - AROUND, number__lte=above + AROUND)
+        around = [
+            (number, stats.marks(scores, passed, dealer if rules.dealer_sits_out else None))
+            for number, passed, dealer, scores in near.order_by("number").values_list(
+                "number", "passed", "dealer", "scores"
+            )
+        ]
+        if counters.repair(seats, around, below, above, sheet.hand_count):
+            return counters
+    if seats or stale:
         counters.recount(_played(sheet, rules))
     return counters
 
@@ -474,7 +498,15 @@ def correct_hand(
             sheet.next_dealer = tally.dealer(target.dealer, 2, seats)
         counters = stats.Counters.from_data(sheet.statistics, seats)
         stale = counters.replaced(old, new)
-        sheet.statistics = _counted_again(sheet, counters, stale, seats, rules).to_data()
+        changed = [
+            seat
+            for seat, (was, now) in enumerate(
+                zip(stats.row_marks(old), stats.row_marks(new), strict=True)
+            )
+            if was != now
+        ]
+        streaks = (changed, target.number - 1, target.number + 1)
+        sheet.statistics = _counted_again(sheet, counters, stale, streaks, rules).to_data()
         _moved(sheet, *DERIVED)
     return Change(sheet, target, target.number)
 
@@ -505,7 +537,9 @@ def _deleted(sheet: Sheet, hand: Hand, before: Hand | None = None) -> None:
     sheet.totals = [t - s for t, s in zip(sheet.totals, row.scores, strict=True)]
     counters = stats.Counters.from_data(sheet.statistics, seats)
     stale = counters.removed(row)
-    sheet.statistics = _counted_again(sheet, counters, stale, seats, rules).to_data()
+    played = [seat for seat, mark in enumerate(stats.row_marks(row)) if mark is not None]
+    streaks = (played, number - 1, number)
+    sheet.statistics = _counted_again(sheet, counters, stale, streaks, rules).to_data()
     if checkpoints.sparse:
         checkpoints = tally.Checkpoints.of(
             sheet.hands.order_by("number").values_list("scores", flat=True), seats
