@@ -68,7 +68,8 @@ def column_letters(count: int) -> list[str]:
 
 
 def text(value: object) -> str:
-    return escape(NOT_XML.sub("", str(value)))
+    """``value`` as XML text, or an attribute's value between double quotes."""
+    return escape(NOT_XML.sub("", str(value)), {'"': "&quot;"})
 
 
 class Rows:
