@@ -352,7 +352,8 @@ class SeatCounts:
             self.run, self.run_first = 0, 0
 
     def renumbered(self, deleted: int) -> None:
-        """Hand ``deleted`` was deleted, a passed deal: the hand numbers after it move down."""
+        """Hand ``deleted`` was deleted: the hand numbers after it move down (a run through it
+        is the caller's to repair: ``Counters.repair``)."""
 
         def moved(number: int) -> int:
             return number - 1 if number > deleted else number
