@@ -23,6 +23,7 @@ Pure Python like ``scoring`` and ``tally``: no Django import, no I/O. The defini
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from copy import copy
@@ -400,6 +401,8 @@ class Counters:
         self.hands = 0
         self.passed = 0
         self.chelems = 0
+        # The numbers of those hands, in play order: the summary reads them by number.
+        self.chelem_hands: list[int] = []
         self.failed = 0
         self.biggest: BiggestHand | None = None
         self.swing: Swing | None = None
@@ -434,7 +437,12 @@ class Counters:
         self.contracts[contract] += sign
         # The summary's chelems: the hands with one made, by the attack or the defence, and
         # those announced and failed.
-        self.chelems += sign * (chelem in MADE_CHELEMS or bool(hand.defence_chelem))
+        made_chelem = chelem in MADE_CHELEMS or bool(hand.defence_chelem)
+        self.chelems += sign * made_chelem
+        if made_chelem and sign > 0:
+            insort(self.chelem_hands, row.number)
+        elif made_chelem:
+            self.chelem_hands.remove(row.number)
         self.failed += sign * (chelem == Chelem.ANNOUNCED_FAILED)
         for seat, size in hand.poignees.items():
             if size:
@@ -497,6 +505,7 @@ class Counters:
         self._count(row, -1)
         stale = set()
         number = row.number
+        self.chelem_hands = [n - 1 if n > number else n for n in self.chelem_hands]
         for counts in self.seats:
             counts.renumbered(number)
         if self.biggest is not None:
@@ -591,6 +600,7 @@ class Counters:
             "hands": self.hands,
             "passed": self.passed,
             "chelems": self.chelems,
+            "chelem_hands": list(self.chelem_hands),
             "failed": self.failed,
             "biggest": biggest,
             "swing": self.swing.to_data() if self.swing else None,
@@ -609,6 +619,7 @@ class Counters:
         counters.hands = data["hands"]
         counters.passed = data["passed"]
         counters.chelems = data["chelems"]
+        counters.chelem_hands = list(data.get("chelem_hands", ()))
         counters.failed = data["failed"]
         counters.swing = Swing.from_data(data["swing"])
         if data["biggest"] is not None:

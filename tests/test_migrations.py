@@ -220,7 +220,7 @@ def old_statistics(counters) -> dict:
     """Counters as the write path stored them before 0015: without the summary's figures, and
     with the zeros a lost contract counted (``made[contract] += 0``)."""
     data = counters.to_data()
-    for name in ("chelems", "failed", "swing"):
+    for name in ("chelems", "chelem_hands", "failed", "swing"):
         del data[name]
     for player in data["players"]:
         for contract in player["taken"]:

@@ -3,8 +3,8 @@ or from its checkpoints (the running totals after every k-th hand, kept with the
 that a correction, a deletion or an undo writes nothing of the hands after it.
 
 Each sheet gets its checkpoints from the running totals its hands stored, and its statistics'
-counters the summary's figures they now keep (the hands with a chelem made, those announced and
-failed, the biggest swing), from its stored rows, and the form they now have (no zero counted,
+counters the summary's figures they now keep (the hands with a chelem made and their numbers,
+those announced and failed, the biggest swing), from its stored rows, and the form they now have (no zero counted,
 no first hand for a run that ended); then ``Hand.totals`` goes, and with it the
 index of ``Hand.sheet`` alone, which the index (sheet, number) serves. What this computes is
 frozen here (``tally.Checkpoints``, ``stats.Counters``): the migration imports nothing of the
@@ -57,9 +57,12 @@ def forward(apps, schema_editor):
         if sheet.statistics:
             sits_out = bool((sheet.rules or {}).get("dealer_sits_out", False))
             chelems = failed = 0
+            chelem_hands = []
             swing = None
             for number, dealer, passed, chelem, defence, scores, _totals in rows:
-                chelems += chelem in MADE_CHELEMS or bool(defence)
+                if chelem in MADE_CHELEMS or bool(defence):
+                    chelems += 1
+                    chelem_hands.append(number)
                 failed += chelem == "announced_failed"
                 if passed:
                     continue
@@ -72,6 +75,7 @@ def forward(apps, schema_editor):
                 "players": [seat_counts(player) for player in sheet.statistics["players"]],
                 "contracts": counted(sheet.statistics["contracts"]),
                 "chelems": chelems,
+                "chelem_hands": chelem_hands,
                 "failed": failed,
                 "swing": swing,
             }
@@ -90,7 +94,7 @@ def backward(apps, schema_editor):
         statistics = {
             name: value
             for name, value in (sheet.statistics or {}).items()
-            if name not in ("chelems", "failed", "swing")
+            if name not in ("chelems", "chelem_hands", "failed", "swing")
         }
         Sheet.objects.filter(pk=sheet.pk).update(statistics=statistics)
 

@@ -29,16 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoresheet import numbers, scoring, stats
+from scoresheet import numbers, stats
 from scoresheet.models import Sheet
 from scoresheet.sheets import summary_image
 
-MADE_CHELEMS = (scoring.Chelem.ANNOUNCED_MADE, scoring.Chelem.UNANNOUNCED_MADE)
 # The chelems a summary names, earliest first; beyond these it only counts them.
 CHELEMS_NAMED = 5
 
@@ -169,11 +167,13 @@ def read(sheet: Sheet, names: list[str] | None = None) -> Summary:
     counters = stats.Counters.from_data(sheet.statistics, len(names))
     chelems = []
     if counters.chelems:
-        chelem_made = Q(chelem__in=MADE_CHELEMS) | Q(defence_chelem=True)
-        found = sheet.hands.filter(chelem_made).values_list(
-            "number", "taker", "chelem", "defence_chelem"
+        # The counters keep their numbers: the first few read through the index of numbers.
+        found = (
+            sheet.hands.filter(number__in=counters.chelem_hands[:CHELEMS_NAMED])
+            .order_by("number")
+            .values_list("number", "taker", "chelem", "defence_chelem")
         )
-        for number, taker, chelem, defence in found[:CHELEMS_NAMED]:
+        for number, taker, chelem, defence in found:
             chelems.append(ChelemHand(number, names[taker], "defence" if defence else chelem))
     timed = sheet.hand_count > 1 and sheet.restored is None
     first = last = None
