@@ -6,9 +6,10 @@ batch, which the database parses and evaluates row by row: re-scoring a 10,000-h
 spent seconds in it (benchmarks/writes.py); and ``bulk_create`` prepares every value of every row
 while its transaction is open. Here the values are prepared first (``Columns``, before any
 transaction when the caller can), and each statement is the same for every row: SQLite runs
-it for each row with ``executemany`` (prepared once, in-process); PostgreSQL gets the new rows
-by ``COPY`` and the changed ones in one statement over arrays (``unnest``), a single round
-trip whatever their number. Both run inside the caller's transaction.
+new rows with ``executemany`` (prepared once, in-process) and the changed ones in one
+``UPDATE … FROM (VALUES …)`` (per 10,000 rows or so); PostgreSQL gets the new rows by ``COPY``
+and the changed ones in one statement over arrays (``unnest``), a single round trip whatever
+their number. Both run inside the caller's transaction.
 """
 
 from __future__ import annotations
@@ -136,12 +137,26 @@ def update(model: type[models.Model], names: Sequence[str], rows: Iterable[Seque
                 [list(column) for column in zip(*given, strict=True)],
             )
         else:
-            assignments = ", ".join(f"{column} = %s" for column in columns)
-            cursor.executemany(
-                f"UPDATE {table} SET {assignments} WHERE {pk} = %s",
-                [(*row[1:], row[0]) for row in given],
+            # SQLite: UPDATE … FROM (VALUES …), whose columns are column1, column2…; as many
+            # rows a statement as its limit of parameters allows (32,766: 10,000 rows of three).
+            assignments = ", ".join(
+                f"{column} = v.column{place}" for place, column in enumerate(columns, start=2)
             )
+            width = 1 + len(columns)
+            per_statement = SQLITE_PARAMETERS // width
+            for start in range(0, len(given), per_statement):
+                batch = given[start : start + per_statement]
+                marks = ", ".join(["(" + ", ".join(["%s"] * width) + ")"] * len(batch))
+                cursor.execute(
+                    f"UPDATE {table} SET {assignments} FROM (VALUES {marks}) AS v"
+                    f" WHERE {table}.{pk} = v.column1",
+                    [value for row in batch for value in row],
+                )
     return len(given)
+
+
+# SQLite's limit of parameters in one statement (SQLITE_MAX_VARIABLE_NUMBER, since 3.32).
+SQLITE_PARAMETERS = 32_766
 
 
 def _arrays(fields: Sequence[models.Field]) -> str:

@@ -115,19 +115,20 @@ def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[fl
     return result
 
 
-def sampled(hands: int) -> list[int]:
+def sampled(hands: int, kept: int = 1) -> list[int]:
     """The hand numbers whose running totals the chart of ``hands`` hands draws (0 is the
-    start): every hand up to ``POINTS``, then every k-th and the last; the markers' too."""
-    step, every = _steps(hands)
+    start): every hand up to ``POINTS``, then every k-th and the last; the markers' too. k is
+    a multiple of ``kept``, the step of the totals at hand (a sheet's checkpoints)."""
+    step, every = _steps(hands, kept)
     marked = {*range(every, hands + 1, every), hands} - {0}
     drawn = {*range(0, hands + 1, step), hands}
     return sorted(marked | drawn)
 
 
-def _steps(hands: int) -> tuple[int, int]:
-    """Every how many hands a line has a point, and a marker: markers sit on the line's
-    points, so a long session reads no more totals than the line draws."""
-    step = math.ceil(hands / POINTS) or 1
+def _steps(hands: int, kept: int = 1) -> tuple[int, int]:
+    """Every how many hands a line has a point (a multiple of ``kept``), and a marker: markers
+    sit on the line's points, so a long session reads no more totals than the line draws."""
+    step = kept * math.ceil(math.ceil(hands / POINTS) / kept) or 1
     every = step * math.ceil(math.ceil(hands / MARKERS) / step) if hands else 1
     return step, every
 
@@ -162,11 +163,12 @@ def draw(
     *,
     gettext: Callable[[str], str] = str,
     id_prefix: str = "chart",
+    kept: int = 1,
 ) -> str:
     """The SVG of each player's running total, as markup safe to insert.
 
-    ``points`` maps each hand number of ``sampled(hands)`` (0 included) to the running totals
-    after it; ``ends`` are the totals after the last hand.
+    ``points`` maps each hand number of ``sampled(hands, kept)`` (0 included) to the running
+    totals after it; ``ends`` are the totals after the last hand.
     """
     hands = max(points, default=0)
     series = [
@@ -181,7 +183,7 @@ def draw(
         [
             *_head(names, totals_at_end, hands, gettext, id_prefix),
             *_axes(frame, ticks),
-            *_lines_and_labels(frame, series, points.keys(), labels, ends),
+            *_lines_and_labels(frame, series, points.keys(), labels, ends, kept),
             "</svg>",
         ]
     )
@@ -299,10 +301,11 @@ def _lines_and_labels(
     numbers: Iterable[int],
     labels: list[tuple[str, float]],
     ends: list[str],
+    kept: int = 1,
 ) -> list[str]:
     """Each player's line, then each end label: no line is drawn over a label."""
     hands = frame.hands
-    step, every = _steps(hands)
+    step, every = _steps(hands, kept)
     marked = sorted(({*range(every, hands + 1, every), hands} - {0}) & set(numbers))
     drawn = sorted({*range(0, hands + 1, step), hands} & set(numbers))
     players = len(series)

@@ -1,9 +1,12 @@
 """What the players entered: sheets, their seats and their hands; and, beside them, the scores
 and totals derived from them.
 
-The derived fields (``Hand.scores``, ``Hand.totals``, ``Sheet.hand_count``, ``Sheet.totals``,
-``Sheet.next_dealer``, ``Sheet.statistics``) are written only by ``scoresheet.sheets.writes``, in
-the same transaction as the facts they come from, and ``manage.py rescore`` recomputes them.
+The derived fields (``Hand.scores``, ``Sheet.hand_count``, ``Sheet.totals``,
+``Sheet.next_dealer``, ``Sheet.checkpoints``, ``Sheet.statistics``) are written only by
+``scoresheet.sheets.writes``, in the same transaction as the facts they come from, and
+``manage.py rescore`` recomputes them. A hand's running totals are not stored: a page adds them
+up from the sheet's totals or its checkpoints (``tally``), so that correcting or deleting a hand
+writes nothing of the hands after it.
 """
 
 import secrets
@@ -106,6 +109,9 @@ class Sheet(models.Model):
     hand_count = models.PositiveIntegerField(default=0, editable=False)
     totals = models.JSONField(default=list, editable=False)
     next_dealer = models.PositiveSmallIntegerField(default=0, editable=False)
+    # The running totals after every k-th hand (tally.Checkpoints.to_data()): the chart's
+    # points, and where a page of earlier hands starts adding up.
+    checkpoints = models.JSONField(default=dict, editable=False)
     # The statistics' running counters (stats.Counters.to_data()).
     statistics = models.JSONField(default=dict, editable=False)
 
@@ -191,7 +197,10 @@ class Hand(models.Model):
     ones (writes.py), and the dealer of each hand is a fact that never moves.
     """
 
-    sheet = models.ForeignKey(Sheet, on_delete=models.CASCADE, related_name="hands")
+    # Found through the index (sheet, number), whose first column it is: no index of its own.
+    sheet = models.ForeignKey(
+        Sheet, on_delete=models.CASCADE, related_name="hands", db_index=False
+    )
     number = models.PositiveIntegerField(editable=False)
     dealer = models.PositiveSmallIntegerField(_("dealer"))
     # The form's idempotency key: a resubmitted form finds its hand instead of adding another.
@@ -212,9 +221,8 @@ class Hand(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     # Bumped by every correction, so two phones editing one hand cannot overwrite each other.
     version = models.PositiveIntegerField(default=1, editable=False)
-    # Derived (writes.py): one score per seat, and each seat's running total after this hand.
+    # Derived (writes.py): one score per seat.
     scores = models.JSONField(default=list, editable=False)
-    totals = models.JSONField(default=list, editable=False)
 
     # What the players entered, the fields a correction rewrites: whether the deal was passed,
     # and the inputs of ``scoring.Hand``, named there once (the seats are the table's, the

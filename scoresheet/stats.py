@@ -23,8 +23,11 @@ Pure Python like ``scoring`` and ``tally``: no Django import, no I/O. The defini
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from copy import copy
+from dataclasses import dataclass, replace
 
 from scoresheet import numbers
 from scoresheet.scoring import Camp, Chelem, Contract, Poignee
@@ -40,6 +43,7 @@ __all__ = [
     "SeatCounts",
     "Statistics",
     "Streak",
+    "Swing",
     "passed_in",
 ]
 
@@ -181,6 +185,99 @@ class Streak:
 
 
 @dataclass(frozen=True)
+class Swing:
+    """The scored hand with the widest gap between its best and worst score, ``max − min``
+    (the summary's biggest swing): its number, scores, and the seat that sat it out (None)."""
+
+    number: int
+    scores: tuple[int, ...]
+    out: int | None
+
+    @property
+    def gap(self) -> int:
+        return max(self.scores) - min(self.scores)
+
+    @classmethod
+    def of(cls, row: Row) -> Swing:
+        return cls(row.number, tuple(row.scores), row.breakdown.sitting_out)
+
+    def to_data(self) -> list:
+        return [self.number, list(self.scores), self.out]
+
+    @classmethod
+    def from_data(cls, data: list | None) -> Swing | None:
+        if data is None:
+            return None
+        number, scores, out = data
+        return cls(number, tuple(scores), out)
+
+
+def _gap(row: Row) -> int:
+    # The seat sitting out scores 0, which never widens it: the others sum to zero.
+    return max(row.scores) - min(row.scores)
+
+
+def _beats(row: Row, biggest: BiggestHand | None) -> bool:
+    """Whether scored hand ``row`` is bigger than ``biggest`` (ties go to the earliest)."""
+    if biggest is None:
+        return True
+    value = abs(row.breakdown.per_defender)
+    return value > biggest.value or (value == biggest.value and row.number < biggest.number)
+
+
+def _swing_beats(row: Row, swing: Swing | None) -> bool:
+    if swing is None:
+        return True
+    gap = _gap(row)
+    return gap > swing.gap or (gap == swing.gap and row.number < swing.number)
+
+
+def _biggest(row: Row) -> BiggestHand:
+    hand, detail = row.hand, row.breakdown
+    return BiggestHand(
+        number=row.number,
+        taker=_seat(hand.taker),
+        partner=_seat(hand.partner),
+        contract=Contract(hand.contract),
+        made=detail.made,
+        per_defender=detail.per_defender,
+        scores=tuple(row.scores),
+    )
+
+
+def marks(scores: Sequence[int], passed: bool, out: int | None) -> tuple[bool | None, ...]:
+    """What a hand means for each player's streak: a positive score (True), a score that ends
+    a run (False), or nothing (None: a passed deal, or the seat ``out`` that sat it out)."""
+    if passed:
+        return (None,) * len(scores)
+    return tuple(None if seat == out else score > 0 for seat, score in enumerate(scores))
+
+
+def row_marks(row: Row) -> tuple[bool | None, ...]:
+    """``marks`` of a scored row."""
+    out = None if row.passed else row.breakdown.sitting_out
+    return marks(row.scores, row.passed, out)
+
+
+def _runs(seat: int, marks: Sequence[tuple[int, bool | None]]) -> tuple[list[Streak], tuple]:
+    """The runs of positive scores among (number, mark) in play order, and the last one still
+    going at the end (its length and first hand; 0, 0 after a score that ended it)."""
+    runs, run, first, last = [], 0, 0, 0
+    for number, mark in marks:
+        if mark is True:
+            if not run:
+                first = number
+            run, last = run + 1, number
+        elif mark is False:
+            if run:
+                runs.append(Streak(seat, run, first, last))
+            run, first = 0, 0
+    if run:
+        runs.append(Streak(seat, run, first, last))
+    return runs, (run, first)
+
+
+@dataclass(frozen=True)
 class Statistics:
     """A session's statistics: ``players`` in seat order, then the table's."""
 
@@ -198,6 +295,12 @@ class Statistics:
     @property
     def streak_length(self) -> int:
         return self.streaks[0].length if self.streaks else 0
+
+
+def _counted(counter: Counter) -> dict:
+    """A counter as stored: what was counted at least once, so that a hand counted then taken
+    back (a correction) leaves the counters as if it never was."""
+    return {key: count for key, count in counter.items() if count}
 
 
 def _seat(value: object) -> int | None:
@@ -228,45 +331,41 @@ class SeatCounts:
         self.run_first = 0
         self.best = Streak(seat=seat, length=0, first=0, last=0)
 
-    def count_role(self, role: str, contract: Contract, made: bool, score: int) -> None:
-        """A played hand in this player's role: "taker", "partner" or "defender"."""
-        if role == "taker":
-            self.taken[contract] += 1
-            self.made[contract] += made
-            self.taker_total += score
-        elif role == "partner":
-            self.called += 1
+    def follow(self, seat: int, score: int, number: int) -> None:
+        """Hand ``number``, which this player played and scored ``score`` in, extends their
+        run (positive) or ends it."""
+        if score > 0:
+            if not self.run:
+                self.run_first = number
+            self.run += 1
+            if self.run > self.best.length:
+                self.best = Streak(seat, self.run, self.run_first, number)
         else:
-            self.defended += 1
-            self.defender_total += score
+            self.run, self.run_first = 0, 0
 
-    def count_announcements(
-        self, attack: bool, petit: Camp | None, chelem: Chelem | None, defence_chelem: bool
-    ) -> None:
-        """The petit au bout won or lost, and the chelems, as this player's camp saw them."""
-        if petit is not None:
-            camp = Camp.ATTACK if attack else Camp.DEFENCE
-            self.petits_won += petit == camp
-            self.petits_lost += petit != camp
-        if attack:
-            self.chelems_made += chelem in MADE_CHELEMS
-            self.chelems_failed += chelem == Chelem.ANNOUNCED_FAILED
-        else:
-            self.defence_chelems += defence_chelem
+    def renumbered(self, deleted: int) -> None:
+        """Hand ``deleted`` was deleted: the hand numbers after it move down (a run through it
+        is the caller's to repair: ``Counters.repair``)."""
 
-    def count_run(self, number: int, score: int) -> None:
-        """The current run of positive scores after hand ``number``, and the longest."""
-        if score <= 0:
-            self.run = 0
-            return
-        if not self.run:
-            self.run_first = number
-        self.run += 1
-        if self.run > self.best.length:
-            self.best = Streak(self.best.seat, self.run, self.run_first, number)
+        def moved(number: int) -> int:
+            return number - 1 if number > deleted else number
+
+        self.run_first = moved(self.run_first)
+        best = self.best
+        self.best = Streak(best.seat, best.length, moved(best.first), moved(best.last))
+
+    def restarted(self) -> SeatCounts:
+        """The same counts with no run yet: the streaks are to be followed again."""
+        counts = copy(self)
+        counts.run, counts.run_first = 0, 0
+        counts.best = Streak(seat=self.best.seat, length=0, first=0, last=0)
+        return counts
 
     def to_data(self) -> dict:
-        data = dict(vars(self))
+        data = {
+            name: _counted(value) if isinstance(value, Counter) else value
+            for name, value in vars(self).items()
+        }
         data["best"] = [self.best.length, self.best.first, self.best.last]
         return data
 
@@ -298,13 +397,33 @@ class Counters:
         self.contracts = Counter()
         self.hands = 0
         self.passed = 0
+        self.chelems = 0
+        # The numbers of those hands, in play order: the summary reads them by number.
+        self.chelem_hands: list[int] = []
+        self.failed = 0
         self.biggest: BiggestHand | None = None
+        self.swing: Swing | None = None
 
     def add(self, row: Row) -> None:
         """Count hand ``row`` (the next one in play order)."""
-        self.hands += 1
+        self._count(row, 1)
         if row.passed:
-            self.passed += 1
+            return
+        if _beats(row, self.biggest):
+            self.biggest = _biggest(row)
+        if _swing_beats(row, self.swing):
+            self.swing = Swing.of(row)
+        out = row.breakdown.sitting_out
+        for seat, (counts, score) in enumerate(zip(self.seats, row.scores, strict=True)):
+            if seat != out:
+                counts.follow(seat, score, row.number)
+
+    def _count(self, row: Row, sign: int) -> None:
+        """Count (``sign`` 1) or take back (-1) what hand ``row`` adds to the sums, whatever
+        its place: everything but the biggest hand, the swing and the streaks."""
+        self.hands += sign
+        if row.passed:
+            self.passed += sign
             return
         seats = self.seats
         hand, detail = row.hand, row.breakdown
@@ -312,36 +431,160 @@ class Counters:
         contract = Contract(hand.contract)
         petit = Camp(hand.petit_au_bout) if hand.petit_au_bout else None
         chelem = Chelem(hand.chelem) if hand.chelem else None
-        self.contracts[contract] += 1
-        self.count_biggest(row, taker, partner, contract)
+        self.contracts[contract] += sign
+        # The summary's chelems: the hands with one made, by the attack or the defence, and
+        # those announced and failed.
+        made_chelem = chelem in MADE_CHELEMS or bool(hand.defence_chelem)
+        self.chelems += sign * made_chelem
+        if made_chelem and sign > 0:
+            insort(self.chelem_hands, row.number)
+        elif made_chelem:
+            self.chelem_hands.remove(row.number)
+        self.failed += sign * (chelem == Chelem.ANNOUNCED_FAILED)
         for seat, size in hand.poignees.items():
             if size:
-                seats[_seat(seat)].poignees[Poignee(size)] += 1
+                seats[_seat(seat)].poignees[Poignee(size)] += sign
 
         for seat, (counts, score) in enumerate(zip(seats, row.scores, strict=True)):
             if seat == detail.sitting_out:
                 # docs/rules.md §6.4: the dealer sat this hand out; it counts for nothing, as a
                 # passed deal does.
                 continue
-            role = "taker" if seat == taker else "partner" if seat == partner else "defender"
-            counts.count_role(role, contract, detail.made, score)
-            counts.count_announcements(role != "defender", petit, chelem, hand.defence_chelem)
-            counts.count_run(row.number, score)
+            attack = seat in (taker, partner)
+            camp = Camp.ATTACK if attack else Camp.DEFENCE
+            if seat == taker:
+                counts.taken[contract] += sign
+                counts.made[contract] += sign * detail.made
+                counts.taker_total += sign * score
+            elif seat == partner:
+                counts.called += sign
+            else:
+                counts.defended += sign
+                counts.defender_total += sign * score
+            if petit is not None:
+                counts.petits_won += sign * (petit == camp)
+                counts.petits_lost += sign * (petit != camp)
+            if attack:
+                counts.chelems_made += sign * (chelem in MADE_CHELEMS)
+                counts.chelems_failed += sign * (chelem == Chelem.ANNOUNCED_FAILED)
+            else:
+                counts.defence_chelems += sign * hand.defence_chelem
 
-    def count_biggest(self, row: Row, taker: int, partner: int | None, contract) -> None:
-        """Hand ``row`` is the biggest so far when its value per defender is (the first on a
-        tie)."""
-        detail = row.breakdown
-        if self.biggest is None or abs(detail.per_defender) > abs(self.biggest.per_defender):
-            self.biggest = BiggestHand(
-                number=row.number,
-                taker=taker,
-                partner=partner,
-                contract=contract,
-                made=detail.made,
-                per_defender=detail.per_defender,
-                scores=tuple(row.scores),
+    def replaced(self, old: Row, new: Row) -> set[str]:
+        """Hand ``old.number`` now reads ``new`` (a correction): the sums follow at once; what
+        this cannot know from the counters alone is returned, to be counted again from every
+        hand: ``"biggest"`` (the biggest hand was this one and shrank), ``"swing"`` (the same
+        for the swing). The streaks of the players whose mark changed (``marks``) are the
+        caller's to ``repair``."""
+        self._count(old, -1)
+        self._count(new, 1)
+        stale = set()
+        if self.biggest is not None and self.biggest.number == old.number:
+            if new.passed or abs(new.breakdown.per_defender) < self.biggest.value:
+                stale.add("biggest")
+            else:
+                self.biggest = _biggest(new)
+        elif not new.passed and _beats(new, self.biggest):
+            self.biggest = _biggest(new)
+        if self.swing is not None and self.swing.number == old.number:
+            if new.passed or _gap(new) < self.swing.gap:
+                stale.add("swing")
+            else:
+                self.swing = Swing.of(new)
+        elif not new.passed and _swing_beats(new, self.swing):
+            self.swing = Swing.of(new)
+        return stale
+
+    def removed(self, row: Row) -> set[str]:
+        """Hand ``row`` was deleted and the later ones renumbered: the sums follow, the hand
+        numbers kept move down; returns what must be counted again, as ``replaced``. The
+        streaks of the players who played it are the caller's to ``repair``."""
+        self._count(row, -1)
+        stale = set()
+        number = row.number
+        self.chelem_hands = [n - 1 if n > number else n for n in self.chelem_hands]
+        for counts in self.seats:
+            counts.renumbered(number)
+        if self.biggest is not None:
+            if self.biggest.number == number:
+                stale.add("biggest")
+            elif self.biggest.number > number:
+                self.biggest = replace(self.biggest, number=self.biggest.number - 1)
+        if self.swing is not None:
+            if self.swing.number == number:
+                stale.add("swing")
+            elif self.swing.number > number:
+                self.swing = replace(self.swing, number=self.swing.number - 1)
+        return stale
+
+    def repair(
+        self,
+        seats: Iterable[int],
+        around: Sequence[tuple[int, Sequence[bool | None]]],
+        below: int,
+        above: int,
+        count: int,
+    ) -> bool:
+        """The streaks of ``seats`` after a change between hands ``below`` and ``above`` (a
+        corrected hand's two neighbours; a deleted hand's, as now numbered), from ``around``:
+        (number, ``marks``) of consecutive hands near it, numbered as now, of ``count``.
+
+        A change only moves the runs between the nearest hands on either side where the
+        player's score ended a run: those are counted again; a longer run elsewhere stays the
+        longest, an equal one stays the earliest unless a new run starts before it. Returns
+        False when that is not enough to know (a run reaching past what was read, or the
+        longest run shortened, the next longest being unknown): the caller counts every hand
+        again (``recount``)."""
+        marks = dict(around)
+        first_read = around[0][0] if around else below + 1
+        last_read = around[-1][0] if around else above - 1
+        for seat in seats:
+            low = next(
+                (n + 1 for n in range(below, first_read - 1, -1) if marks[n][seat] is False), None
             )
+            if low is None:
+                if first_read > 1 and below >= 1:
+                    return False
+                low = 1
+            high = next(
+                (n - 1 for n in range(above, last_read + 1) if marks[n][seat] is False), None
+            )
+            if high is None:
+                if last_read < count:
+                    return False
+                high = count
+            counts = self.seats[seat]
+            runs, trailing = _runs(seat, [(n, marks[n][seat]) for n in range(low, high + 1)])
+            top = max(runs, key=lambda run: (run.length, -run.first), default=None)
+            best = counts.best
+            # A run lies between two hands that ended a run, so it was among those counted
+            # again when it starts in the range (or just after it: a deleted hand's own run,
+            # still numbered as it was).
+            if best.length and low <= best.first <= high + 1:
+                # The longest run was among those counted again.
+                if top is None or top.length < best.length:
+                    return False
+                counts.best = top
+            elif top is not None and (top.length, -top.first) > (best.length, -best.first):
+                counts.best = top
+            if high == count:
+                counts.run, counts.run_first = trailing
+        return True
+
+    def recount(self, played: Iterable[tuple[int, Sequence[int], int | None]]) -> None:
+        """The streaks and the swing counted again from every scored hand in play order:
+        (number, scores, the seat sitting it out or None). Passed deals are left out: they
+        neither break nor extend a run."""
+        self.seats = [counts.restarted() for counts in self.seats]
+        self.swing = None
+        seats = list(enumerate(self.seats))
+        for number, scores, out in played:
+            for seat, counts in seats:
+                if seat != out:
+                    counts.follow(seat, scores[seat], number)
+            gap = max(scores) - min(scores)
+            if self.swing is None or gap > self.swing.gap:
+                self.swing = Swing(number, tuple(scores), out)
 
     def to_data(self) -> dict:
         biggest = None
@@ -350,10 +593,14 @@ class Counters:
             biggest["scores"] = list(self.biggest.scores)
         return {
             "players": [counts.to_data() for counts in self.seats],
-            "contracts": dict(self.contracts),
+            "contracts": _counted(self.contracts),
             "hands": self.hands,
             "passed": self.passed,
+            "chelems": self.chelems,
+            "chelem_hands": list(self.chelem_hands),
+            "failed": self.failed,
             "biggest": biggest,
+            "swing": self.swing.to_data() if self.swing else None,
         }
 
     @classmethod
@@ -368,6 +615,10 @@ class Counters:
         counters.contracts = Counter(data["contracts"])
         counters.hands = data["hands"]
         counters.passed = data["passed"]
+        counters.chelems = data["chelems"]
+        counters.chelem_hands = list(data.get("chelem_hands", ()))
+        counters.failed = data["failed"]
+        counters.swing = Swing.from_data(data["swing"])
         if data["biggest"] is not None:
             biggest = dict(data["biggest"])
             biggest["scores"] = tuple(biggest["scores"])

@@ -72,8 +72,8 @@ def test_the_summary_page_costs_the_same_at_any_length(client, size, django_asse
     hands = [(None, Hand(4, n % 4, "garde", 2, 49 + n % 20)) for n in range(size)]
     sheet = writes.create_sheet("Long", ["Ana", "Ben", "Chloé", "Dan"], 0, hands=hands)
     client.get(reverse("view_summary", args=[sheet.view_token]))
-    # The sheet, its seats, the hands' aggregate, the swing.
-    with django_assert_num_queries(4):
+    # The sheet, its seats, the first and the last hand's times.
+    with django_assert_num_queries(3):
         client.get(reverse("view_summary", args=[sheet.view_token]))
 
 

@@ -32,11 +32,10 @@ def test_inserted_rows_read_back_as_saved(sheet4):
         chelem="",
         miseres={},
         scores=[-66, 198, -66, -66],
-        totals=[-66, 198, -66, -66],
     )
     names = ("sheet", "number", "dealer", "key", "passed", "taker", "partner", "contract")
     names += ("bouts", "points", "petit_au_bout", "poignees", "chelem", "defence_chelem")
-    names += ("miseres", "created", "version", "scores", "totals")
+    names += ("miseres", "created", "version", "scores")
     hand.sheet = sheet4
     bulk.insert(Hand, names, bulk.Columns(Hand, names).values([hand]))
     stored = Hand.objects.get(key=key)

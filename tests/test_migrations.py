@@ -3,15 +3,21 @@ is frozen in it), and a database holding sessions and clubs from before the stor
 the stored club results migrates forward to exactly what the app computes today."""
 
 import ast
+import dataclasses
+import io
 import re
 import uuid
 from decimal import Decimal
 from pathlib import Path
 
+import openpyxl
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.urls import reverse
+from django.utils import timezone
 
+from scoresheet import scoring, stats, tally
 from scoresheet.clubs import results
 from scoresheet.models import Club, ClubResult, Hand, Night, Sheet
 from scoresheet.sheets import writes
@@ -215,3 +221,150 @@ def test_night_tables_take_their_night_s_name_and_each_night_gets_a_screen_code(
     for code, counts in nights:
         assert re.fullmatch(r"[23456789abcdefghjkmnpqrstuvwxyz]{8}", code)
         assert counts is True
+
+
+def sessions_of_today() -> list[tuple]:
+    """Sessions as players leave them: (name, players, first dealer, rules, hands in play order
+    as (dealer, scoring hand or None)). The long one's checkpoints are every 4th hand (301 hands:
+    more than 128 twice over), so its pages of earlier hands start from one."""
+    five, sits_out = scoring.Rules(misere=10), scoring.Rules(dealer_sits_out=True, rounding=10)
+    four = [
+        scoring.Hand(4, 2, "garde", 2, 49, petit_au_bout="attack", poignees={2: "simple"}),
+        None,
+        scoring.Hand(4, 3, "garde_contre", 3, 91, chelem="announced_made"),
+        scoring.Hand(4, 0, "garde", 1, 20, defence_chelem=True),
+        scoring.Hand(4, 1, "prise", 2, 41, chelem="announced_failed"),
+    ]
+    long = [
+        scoring.Hand(5, n % 5, ("prise", "garde")[n % 2], n % 4, 30 + n % 50, partner=(n + 2) % 5)
+        if n % 7
+        else None
+        for n in range(301)
+    ]
+    six = [
+        scoring.Hand(
+            6, (dealer + 1) % 6, "garde", 2, 45 + n, partner=(dealer + 3) % 6, dealer=dealer
+        )
+        for n, dealer in enumerate([0, 1, 2, 3])
+    ]
+    return [
+        ("Jeudi", ["Ana", "Ben", "Chloé", "Dan"], 1, scoring.FFT, [(None, h) for h in four]),
+        (
+            "Long",
+            ["Ana", "Ben", "Chloé", "Dan", "Élise"],
+            0,
+            five,
+            [(None, hand) for hand in long[:-1]]
+            + [(None, scoring.Hand(5, 0, "prise", 1, 51, partner=1, miseres={3: 1}))],
+        ),
+        (
+            "Six",
+            ["A", "B", "C", "D", "E", "F"],
+            0,
+            sits_out,
+            [(d, h) for d, h in zip(range(4), six, strict=True)],
+        ),
+        ("Empty", ["Ana", "Ben", "Chloé"], 2, scoring.FFT, []),
+    ]
+
+
+def old_statistics(counters) -> dict:
+    """Counters as the write path stored them before 0019: without the summary's figures, and
+    with the zeros a lost contract counted (``made[contract] += 0``)."""
+    data = counters.to_data()
+    for name in ("chelems", "chelem_hands", "failed", "swing"):
+        del data[name]
+    for player in data["players"]:
+        for contract in player["taken"]:
+            player["made"].setdefault(contract, 0)
+    return data
+
+
+def every_page(client, sheet) -> dict[str, object]:
+    """Every page and file of a session, as a phone or a spreadsheet reads it: HTML and CSV as
+    text with what differs between two sessions (their tokens, the hands' keys, a form's key,
+    the page's nonce) taken out, the spreadsheet as its cells."""
+    pages = {}
+    for name in ("sheet", "statistics", "chart", "summary", "print_sheet", "export_csv"):
+        for prefix, token in (("", sheet.token), ("view_", sheet.view_token)):
+            pages[prefix + name] = reverse(prefix + name, args=[token])
+    pages["earlier"] = reverse("sheet", args=[sheet.token]) + f"?before={sheet.hand_count - 40}"
+    pages["earliest"] = reverse("sheet", args=[sheet.token]) + "?before=90"
+    pages["json"] = reverse("export_json", args=[sheet.token])
+    found = {}
+    for name, path in pages.items():
+        response = client.get(path)
+        assert response.status_code == 200, (name, path, response.status_code)
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        text = body.decode("utf-8-sig")
+        text = text.replace(sheet.token, "TOKEN").replace(sheet.view_token, "VIEW")
+        text = re.sub(
+            r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}", "KEY", text
+        )
+        text = re.sub(r'(nonce|value)="[A-Za-z0-9+/=_-]{20,}"', r'\1="X"', text)
+        text = re.sub(r'"X-CSRFToken": "[A-Za-z0-9]+"', "CSRF", text)
+        text = re.sub(r"&quot;rendered&quot;: &quot;[^&]+&quot;", "RENDERED", text)
+        found[name] = text
+    xlsx = client.get(reverse("export_xlsx", args=[sheet.token]))
+    book = openpyxl.load_workbook(io.BytesIO(b"".join(xlsx.streaming_content)))
+    found["xlsx"] = [[cell.value for cell in row] for row in book.active.iter_rows()]
+    return found
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sessions_stored_with_their_running_totals_migrate_to_the_same_pages(client):
+    """Sessions stored at 0014, each hand with its running totals and the sheet with the
+    statistics' counters of then: after 0019 (the running totals dropped, the checkpoints and
+    the summary's figures derived from what was stored), every page and file of each is the
+    one the same session entered today gives, to the character."""
+    old = migrate("0014_club_sheet")
+    OldSheet, OldSeat, OldHand = (
+        old.get_model("scoresheet", m) for m in ("Sheet", "Seat", "Hand")
+    )
+    made = []
+    for name, players, first_dealer, rules, hands in sessions_of_today():
+        seats = len(players)
+        sheet = OldSheet.objects.create(
+            name=name,
+            first_dealer=first_dealer,
+            rules=rules.to_data(),
+            token=f"old-{name}",
+            view_token=f"old-view-{name}",
+        )
+        for position, player in enumerate(players):
+            OldSeat.objects.create(sheet=sheet, position=position, name=player, key=player.lower())
+        counters = stats.Counters(seats)
+        totals, dealer = (0,) * seats, first_dealer
+        for number, (dealt_by, hand) in enumerate(hands, start=1):
+            dealer = dealer if dealt_by is None else dealt_by
+            hand = None if hand is None else dataclasses.replace(hand, dealer=dealer)
+            row = tally.row(seats, number, dealer, hand, rules)
+            counters.add(row)
+            totals = tally.add(totals, row.scores)
+            OldHand.objects.create(
+                sheet=sheet,
+                number=number,
+                dealer=dealer,
+                key=uuid.uuid4(),
+                scores=list(row.scores),
+                totals=list(totals),
+                **Hand.inputs_of(hand),
+            )
+            dealer = tally.dealer(dealer, 2, seats)
+        sheet.hand_count, sheet.totals, sheet.next_dealer = len(hands), list(totals), dealer
+        sheet.statistics = old_statistics(counters)
+        sheet.save()
+        made.append(sheet.pk)
+
+    migrate(None)
+    moment = timezone.now()
+    for pk, (name, players, first_dealer, rules, hands) in zip(
+        made, sessions_of_today(), strict=True
+    ):
+        today = writes.create_sheet(name, players, first_dealer, rules=rules, hands=hands)
+        pair = Sheet.objects.filter(pk__in=[pk, today.pk])
+        pair.update(created=moment)
+        Hand.objects.filter(sheet__in=pair).update(created=moment)
+        migrated, today = Sheet.objects.get(pk=pk), Sheet.objects.get(pk=today.pk)
+        assert not writes.rescore(migrated), name
+        assert every_page(client, migrated) == every_page(client, today), name

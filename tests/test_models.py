@@ -47,11 +47,15 @@ def test_a_sessions_two_links_are_its_two_tokens():
     assert sheet.token != sheet.view_token
 
 
-def test_a_stored_hand_keeps_its_scores_and_totals():
-    """docs/rules.md E2: a garde, 2 bouts, 51 points: +210 for the taker, −70 for each defender."""
+def test_a_stored_hand_keeps_its_scores_and_the_sheet_its_totals():
+    """docs/rules.md E2: a garde, 2 bouts, 51 points: +210 for the taker, −70 for each defender.
+    The running totals after it are the sheet's (a hand stores none of its own)."""
     sheet = writes.create_sheet("Scores", ["Ana", "Ben", "Chloé", "Dan"], 0)
     writes.add_hand(sheet.token, scoring.Hand(4, 1, "garde", 2, 51), uuid.uuid4())
     stored = sheet.hands.get()
     assert stored.scores == [-70, 210, -70, -70]
-    assert stored.totals == [-70, 210, -70, -70]
+    assert not hasattr(stored, "totals")
+    sheet.refresh_from_db()
+    assert sheet.totals == [-70, 210, -70, -70]
+    assert sheet.checkpoints == {"every": 1, "totals": [[-70, 210, -70, -70]]}
     assert stored.balanced

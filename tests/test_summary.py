@@ -246,6 +246,39 @@ def test_the_shared_text():
 def test_the_summary_reads_the_same_few_queries_at_any_length(size, django_assert_num_queries):
     hands = [(None, Hand(4, n % 4, "garde", 2, 49 + n % 20)) for n in range(size)]
     sheet = session(["Ana", "Ben", "Chloé", "Dan"], hands)
-    # The seats, the hands' aggregate, the biggest swing (nothing more without a chelem).
-    with django_assert_num_queries(3):
+    # The seats, the first and the last hand's times (the figures are the stored counters;
+    # nothing more without a chelem).
+    with django_assert_num_queries(2):
         summary.read(sheet)
+
+
+def test_the_chelems_named_follow_a_deletion_and_a_correction():
+    made = Hand(4, 1, "garde", 3, 91, chelem="announced_made")
+    sheet = session(
+        ["Ana", "Ben", "Chloé", "Dan"],
+        [
+            (None, Hand(4, 0, "garde", 2, 49)),
+            (None, made),
+            (None, Hand(4, 2, "prise", 1, 60)),
+            (None, Hand(4, 3, "prise", 0, 0, defence_chelem=True)),
+        ],
+    )
+    found = summary.read(sheet)
+    assert [(c.number, c.taker, c.kind) for c in found.chelems] == [
+        (2, "Ben", "announced_made"),
+        (4, "Dan", "defence"),
+    ]
+    # Hand 1 deleted: the chelems are hands 1 and 3 now.
+    writes.delete_hand(sheet.token, sheet.hands.get(number=1).key)
+    sheet.refresh_from_db()
+    found = summary.read(sheet)
+    assert [(c.number, c.kind) for c in found.chelems] == [(1, "announced_made"), (3, "defence")]
+    # Hand 1 corrected to a garde without a chelem: only the defence's is left.
+    first = sheet.hands.get(number=1)
+    writes.correct_hand(sheet.token, first.key, first.version, Hand(4, 1, "garde", 2, 49))
+    sheet.refresh_from_db()
+    found = summary.read(sheet)
+    assert (found.chelem_count, [(c.number, c.kind) for c in found.chelems]) == (
+        1,
+        [(3, "defence")],
+    )

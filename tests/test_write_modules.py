@@ -56,7 +56,6 @@ SQL_WRITE = re.compile(
 # (module, the call's receiver as written): calls of these names on things that are no row.
 NOT_ROWS = {
     # The chart's points: a dict of hand number → totals.
-    ("sheets/views.py", "points.update"): "a dict",
     # The club's attach page: the template's context, a dict.
     ("clubs/views.py", "context.update"): "a dict",
     # A form field's error messages, a dict.

@@ -6,6 +6,8 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -16,9 +18,10 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from scoresheet import bulk, keys, scoring, stats
+from scoresheet import keys, scoring, stats, tally
+from scoresheet.files import session_csv
 from scoresheet.models import Hand, Sheet
-from scoresheet.sheets import writes
+from scoresheet.sheets import feuille, views, writes
 from tests import scored
 from tests.reading import rescored, store
 
@@ -79,22 +82,55 @@ def rules_for(draw, seats):
 
 
 def stored_matches_a_full_rescoring(sheet: Sheet) -> None:
-    """The stored rows, running totals, count, next dealer and statistics are exactly what
-    scoring every stored hand afresh gives."""
+    """The stored rows, count, totals, checkpoints, next dealer and statistics are exactly what
+    scoring every stored hand afresh gives, and so is every running total a page or a file
+    shows (``pages_match``)."""
     sheet.refresh_from_db()
     fresh = rescored(sheet)
     hands = list(sheet.hands.order_by("number"))
     assert [hand.number for hand in hands] == list(range(1, len(hands) + 1))
     assert [tuple(hand.scores) for hand in hands] == [row.scores for row in fresh.rows]
-    running = (0,) * fresh.seats
-    for hand, row in zip(hands, fresh.rows, strict=True):
-        running = tuple(t + s for t, s in zip(running, row.scores, strict=True))
-        assert tuple(hand.totals) == running
     assert sheet.hand_count == fresh.count
     assert tuple(sheet.totals) == fresh.totals
     assert sheet.next_dealer == fresh.next_dealer
     counters = stats.Counters.from_data(sheet.statistics, fresh.seats)
     assert counters.statistics(tuple(sheet.totals)) == scored.statistics(fresh)
+    # Every counter as one pass over the rows leaves it (the swing, the chelems, each
+    # player's current run), so that the next hand counts on from the right state.
+    once = stats.Counters(fresh.seats)
+    for row in fresh.rows:
+        once.add(row)
+    assert sheet.statistics == once.to_data()
+    running = list(tally.running((0,) * fresh.seats, [row.scores for row in fresh.rows]))
+    checkpoints = tally.Checkpoints.from_data(sheet.checkpoints)
+    assert len(checkpoints.totals) == fresh.count // checkpoints.every
+    for number, totals in zip(checkpoints.numbers(), checkpoints.totals, strict=True):
+        assert tuple(totals) == running[number - 1]
+    pages_match(sheet, running)
+
+
+def pages_match(sheet: Sheet, running: list[tuple[int, ...]]) -> None:
+    """The running totals the sheet's pages show (its latest hands, a page of earlier ones, the
+    chart's points), the printed sheet and the CSV are those of the rows scored afresh,
+    ``running``: each computed on read."""
+    names = list(sheet.seats.values_list("name", flat=True))
+    seats, count = len(names), sheet.hand_count
+    windows = [(max(1, count - views.LATEST + 1), count + 1)]
+    windows += [(max(1, end - views.PAGE), end) for end in {count, count // 2 + 1} if end > 1]
+    for start, end in windows:
+        hands, shown = views.page_of(sheet, start, end, seats)
+        assert [hand.number for hand in hands] == list(range(start, end))
+        assert shown == running[start - 1 : end - 1]
+    points, _kept = views.chart_points(sheet, seats)
+    for number, totals in points.items():
+        assert totals == (running[number - 1] if number else (0,) * seats)
+    lines = [line for chunk in feuille.chunks(sheet, names, sheet.game_rules) for line in chunk]
+    assert [tuple(cell.total for cell in line.cells) for line in lines] == running
+    rows = list(session_csv.csv_rows(sheet))
+    assert [tuple(row[-seats:]) for row in rows[1 : 1 + count]] == [
+        tuple(hand.scores) for hand in sheet.hands.order_by("number")
+    ]
+    assert tuple(rows[-2][-seats:]) == (running[-1] if running else (0,) * seats)
 
 
 class SheetChanges(RuleBasedStateMachine):
@@ -253,8 +289,57 @@ def test_any_sequence_of_changes_keeps_stored_scores_exact(run):
     )
 
 
+# The same with the streaks repaired from one hand on either side of a change: most changes
+# then read too little to know, and count every hand again; the others repair from the edge.
+def test_any_sequence_keeps_the_streaks_exact_read_from_one_hand_around(monkeypatch):
+    monkeypatch.setattr(writes, "AROUND", 1)
+    run_state_machine_as_test(
+        SheetChanges,
+        settings=settings(
+            max_examples=25,
+            stateful_step_count=15,
+            derandomize=False,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        ),
+    )
+
+
 def garde(taker, seats=4):
     return scoring.Hand(seats, taker, "garde", 2, 49)
+
+
+def best_streaks(sheet):
+    """Each seat's longest run as (length, first hand, last hand), and its current run."""
+    sheet.refresh_from_db()
+    counters = stats.Counters.from_data(sheet.statistics, 4)
+    return [
+        ((seat.best.length, seat.best.first, seat.best.last), (seat.run, seat.run_first))
+        for seat in counters.seats
+    ]
+
+
+@pytest.mark.parametrize("around", [48, 1, 0])
+def test_a_deletion_a_correction_and_an_undo_move_the_streaks(make_sheet, monkeypatch, around):
+    monkeypatch.setattr(writes, "AROUND", around)
+    sheet = make_sheet()
+    lost = scoring.Hand(4, 0, "garde", 2, 30)
+    # Ana takes six gardes and loses the third: the defenders score only in that one.
+    store(sheet, garde(0), garde(0), lost, garde(0), garde(0), garde(0))
+    none = ((0, 0, 0), (0, 0))
+    defender = ((1, 3, 3), (0, 0))
+    assert best_streaks(sheet) == [((3, 4, 6), (3, 4)), defender, defender, defender]
+    # Without the lost garde, Ana's two runs join: hands 1 to 5.
+    writes.delete_hand(sheet.token, sheet.hands.get(number=3).key)
+    assert best_streaks(sheet) == [((5, 1, 5), (5, 1)), none, none, none]
+    # Hand 2 lost: her longest run is now hands 3 to 5, the defenders' hand 2.
+    target = sheet.hands.get(number=2)
+    writes.correct_hand(sheet.token, target.key, target.version, lost)
+    defender = ((1, 2, 2), (0, 0))
+    assert best_streaks(sheet) == [((3, 3, 5), (3, 3)), defender, defender, defender]
+    # Taking back hand 5 shortens it to hands 3 and 4.
+    writes.undo(sheet.token, sheet.hands.get(number=5).key)
+    assert best_streaks(sheet) == [((2, 3, 4), (2, 3)), defender, defender, defender]
 
 
 def test_deleting_a_hand_keeps_every_dealer(make_sheet):
@@ -305,7 +390,12 @@ def test_rulebook_sheet_totals_are_stored(make_sheet):
     sheet.refresh_from_db()
     assert sheet.totals == [-446, 1346, -390, -510]
     assert sheet.hands.get(number=1).scores == [-106, -106, 318, -106]
-    assert sheet.hands.get(number=2).totals == [-182, -182, 242, 122]
+    # The running totals after hand 2, as the page adds them up: back from the sheet's totals
+    # on its latest hands, on from the first on the printed sheet.
+    _hands, running = views.page_of(sheet, 1, 6, 4)
+    assert running[1] == (-182, -182, 242, 122)
+    lines = next(feuille.chunks(sheet, ["A", "B", "C", "D"], sheet.game_rules))
+    assert tuple(cell.total for cell in lines[1].cells) == (-182, -182, 242, 122)
 
 
 def test_a_hand_the_rules_refuse_writes_nothing(make_sheet):
@@ -346,8 +436,8 @@ def test_every_write_moves_the_revision_once(make_sheet):
 def test_rescore_command_repairs_stored_scores(make_sheet, capsys):
     sheet = make_sheet()
     store(sheet, garde(0), garde(1))
-    Hand.objects.filter(sheet=sheet, number=1).update(scores=[0, 0, 0, 0], totals=[9, 9, 9, 9])
-    Sheet.objects.filter(pk=sheet.pk).update(totals=[1, 2, 3, 4])
+    Hand.objects.filter(sheet=sheet, number=1).update(scores=[0, 0, 0, 0])
+    Sheet.objects.filter(pk=sheet.pk).update(totals=[1, 2, 3, 4], checkpoints={})
     untouched = make_sheet(name="Samedi")
     store(untouched, garde(2))
     call_command("rescore")
@@ -360,43 +450,41 @@ def test_rescore_command_repairs_stored_scores(make_sheet, capsys):
     assert "1 sessions re-scored, 0 had stored scores that differed." in capsys.readouterr().out
 
 
-def test_a_change_writes_the_rows_it_changes_and_no_other(make_sheet, monkeypatch):
-    """Hand by hand: a hand whose number or scores moved is written whole, one whose running
-    totals alone moved has them written, the others are not sent at all."""
-    sent = []
-    update = bulk.update
+def hand_statements(act) -> list[str]:
+    """The statements ``act`` sends that write the hands' table."""
+    with CaptureQueriesContext(connection) as captured:
+        act()
+    table = connection.ops.quote_name(Hand._meta.db_table)
+    return [
+        query["sql"]
+        for query in captured
+        if table in query["sql"] and query["sql"].lstrip().startswith(("UPDATE", "DELETE"))
+    ]
 
-    def recorded(model, names, rows):
-        rows = list(rows)
-        sent.append((tuple(names), sorted(row[0] for row in rows)))
-        return update(model, names, rows)
 
-    monkeypatch.setattr(bulk, "update", recorded)
+def test_a_change_writes_the_hand_it_changes_and_no_other(make_sheet):
+    """A correction writes its hand, a deletion deletes its hand and moves the later ones'
+    numbers down in one statement, an undo deletes its hand: the running totals of the hands
+    after them are nobody's to write. A change of rules writes the rows it changed in one
+    statement."""
     sheet = make_sheet()
     store(sheet, garde(0), garde(1), None, garde(2), garde(3))
-    ids = dict(sheet.hands.values_list("number", "pk"))
-
-    def written():
-        found = {names: pks for names, pks in sent if pks}
-        sent.clear()
-        return found
-
-    last = sheet.hands.get(number=5)
-    writes.correct_hand(sheet.token, last.key, last.version, garde(0))
-    assert written() == {("number", "scores", "totals"): [ids[5]]}
-    # The same hand sent again as a correction: nothing to write but its inputs.
-    writes.correct_hand(sheet.token, last.key, last.version + 1, garde(0))
-    assert written() == {}
     second = sheet.hands.get(number=2)
-    writes.correct_hand(sheet.token, second.key, second.version, garde(3))
-    assert written() == {
-        ("number", "scores", "totals"): [ids[2]],
-        ("totals",): [ids[3], ids[4], ids[5]],
-    }
-    writes.delete_hand(sheet.token, sheet.hands.get(number=3).key)
-    # The passed deal gone, the later hands move up one: their numbers change, not their
-    # scores nor their totals (a passed deal scores nothing).
-    assert written() == {("number", "scores", "totals"): [ids[4], ids[5]]}
-    writes.undo(sheet.token, sheet.hands.get(number=4).key)
-    assert written() == {}
+    written = hand_statements(
+        lambda: writes.correct_hand(sheet.token, second.key, second.version, garde(3))
+    )
+    assert len(written) == 1
+    assert written[0].startswith("UPDATE")
+    assert str(second.pk) in written[0]
+    written = hand_statements(
+        lambda: writes.delete_hand(sheet.token, sheet.hands.get(number=3).key)
+    )
+    assert [sql.split()[0] for sql in written] == ["DELETE", "UPDATE"]
+    assert '"number" = ("scoresheet_hand"."number" - 1)' in written[1].replace("`", '"')
+    written = hand_statements(lambda: writes.undo(sheet.token, sheet.hands.get(number=4).key))
+    assert [sql.split()[0] for sql in written] == ["DELETE"]
+    written = hand_statements(lambda: writes.change_rules(sheet.token, scoring.Rules(rounding=10)))
+    assert [sql.split()[0] for sql in written] == ["UPDATE"]
     stored_matches_a_full_rescoring(sheet)
+    # garde, 2 bouts, 49: made by 8 → 10, (25 + 10) × 2 = 70 per defender.
+    assert sheet.hands.get(number=1).scores == [210, -70, -70, -70]

@@ -132,6 +132,17 @@ def test_the_workbooks_header_totals_title_and_widths(make_backup):
     assert sheet.column_dimensions["E"].width == pytest.approx(13, abs=1)
 
 
+def test_a_name_with_quotes_and_markup_is_the_workbooks_title(make_backup):
+    five, _six, _three = sessions(make_backup)
+    five.name = 'Le "grand" soir <chez> Zoé & Léa'
+    names = list(five.seats.values_list("name", flat=True))
+    book = load_workbook(
+        io.BytesIO(xlsx.session_file(five, session_csv.csv_rows(five), names).read())
+    )
+    assert book.worksheets[0].title == 'Le "grand" soir <chez> Zoé & Lé'  # 31 characters
+    assert book.properties.title == 'Le "grand" soir <chez> Zoé & Léa'
+
+
 @pytest.mark.parametrize(
     ("name", "title"),
     [

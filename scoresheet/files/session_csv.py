@@ -5,8 +5,11 @@ the cells are also the spreadsheet's (``xlsx.py``).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
+from django.db.models import TextField
+from django.db.models.functions import Cast
 from django.utils.translation import gettext
 
 from scoresheet import scoring, typography
@@ -76,21 +79,27 @@ def csv_line(values: tuple, names: list[str], alone: bool, words: CsvWords) -> l
         card_points_as_json(hand["points"]),
         (words.made if made else words.lost) % {"diff": diff},
         words.camps[petit] if petit else "",
-        typography.spaced(
-            "; ".join(
-                f"{names[int(seat)]}: {POIGNEE_LABELS[size]}"
-                for seat, size in by_seat(hand["poignees"]).items()
-            )
-        ),
+        poignees_text(hand["poignees"], names) if hand["poignees"] else "",
         chelems_text(hand["chelem"], hand["defence_chelem"], words),
-        typography.spaced(
-            "; ".join(
-                f"{names[int(seat)]}: {count}"
-                for seat, count in by_seat(hand["miseres"]).items()
-                if count
-            )
-        ),
+        miseres_text(hand["miseres"], names) if hand["miseres"] else "",
     ]
+
+
+def poignees_text(poignees: dict, names: list[str]) -> str:
+    return typography.spaced(
+        "; ".join(
+            f"{names[int(seat)]}: {POIGNEE_LABELS[size]}"
+            for seat, size in by_seat(poignees).items()
+        )
+    )
+
+
+def miseres_text(miseres: dict, names: list[str]) -> str:
+    return typography.spaced(
+        "; ".join(
+            f"{names[int(seat)]}: {count}" for seat, count in by_seat(miseres).items() if count
+        )
+    )
 
 
 def chelems_text(chelem: str | None, defence_chelem: bool, words: CsvWords) -> str:
@@ -114,14 +123,49 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
     # One query read in chunks, only the columns written: a long session streams without
     # being held in memory. The scores are the stored ones, so the file and the sheet cannot
     # disagree, and no hand is scored again.
-    hands = sheet.hands.order_by("number").values_list(*CSV_COLUMNS)
-    for values in hands.iterator(chunk_size=CHUNK):
+    for values in stored_hands(sheet):
         line = csv_line(values, names, alone, words)
         yield [*line, *blank[len(line) :], *values[-1]]
     yield [gettext("Total"), *blank[1:], *sheet.totals]
     # The rules every score above was computed under (docs/rules.md §6.1: "FFT" or the house
     # rules).
     yield [gettext("Rules"), rules_text(rules)]
+
+
+# The JSON columns, read as their text and parsed here: most announcements are "{}", parsed
+# once, and a chunk's scores in one go (Django would parse three values a hand, one by one).
+JSON_COLUMNS = {"poignees", "miseres", "scores"}
+
+
+def stored_hands(sheet: Sheet) -> Iterator[tuple]:
+    """The sheet's hands in play order as ``CSV_COLUMNS`` values, read a chunk at a time."""
+    columns = [
+        Cast(name, output_field=TextField()) if name in JSON_COLUMNS else name
+        for name in CSV_COLUMNS
+    ]
+    where = [CSV_COLUMNS.index(name) for name in ("poignees", "miseres")]
+    parsed: dict[str, dict] = {}
+    hands = sheet.hands.order_by("number").values_list(*columns)
+    chunk = []
+    for values in hands.iterator(chunk_size=CHUNK):
+        chunk.append(list(values))
+        if len(chunk) == CHUNK:
+            yield from _parsed(chunk, where, parsed)
+            chunk = []
+    yield from _parsed(chunk, where, parsed)
+
+
+def _parsed(chunk: list[list], where: list[int], parsed: dict[str, dict]) -> Iterator[tuple]:
+    scores = json.loads("[" + ",".join(values[-1] for values in chunk) + "]")
+    for values, row in zip(chunk, scores, strict=True):
+        for index in where:
+            found = parsed.get(values[index])
+            if found is None:
+                found = parsed[values[index]] = json.loads(values[index])
+            # A copy: the caller may change it.
+            values[index] = dict(found)
+        values[-1] = row
+        yield tuple(values)
 
 
 def rules_text(rules: scoring.Rules) -> str:

@@ -136,10 +136,9 @@ def print_sheet(request, token, readonly=False):
     def body():
         yield head
         with translation.override(language):
+            markup = feuille.Markup(names)
             for chunk in feuille.chunks(sheet, names, rules):
-                yield render_to_string(
-                    "scoresheet/print.html#hands", {"rows": chunk, "names": names}
-                )
+                yield markup.rows(chunk)
         yield tail
 
     return StreamingHttpResponse(body(), content_type="text/html; charset=utf-8")

@@ -62,7 +62,8 @@ def appended(request, change: writes.Change, names: list[str]):
         "links": sheet_links,
         "names": names,
         "scored": sheet.summary(),
-        "row": rows.build(line, names, sheet_links["sheet"], change.hand.totals),
+        # The running totals after the new last hand are the sheet's.
+        "row": rows.build(line, names, sheet_links["sheet"], sheet.totals),
         "last_hand": change.hand,
         "change": "appended",
         "around": around.version_of(sheet),

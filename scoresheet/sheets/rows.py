@@ -115,7 +115,7 @@ def build(
     line: tally.Row, names: Sequence[str], sheet_url: str, running: Sequence[int] = ()
 ) -> Row:
     """The row of a checked hand (``Hand.row``: its breakdown and its stored scores), and
-    ``running``: the stored totals after it."""
+    ``running``: the running totals after it (added up on read: ``tally``)."""
     names = list(names)
     detail = line.breakdown
     out = detail.sitting_out if detail is not None else None

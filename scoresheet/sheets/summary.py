@@ -29,18 +29,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import Count, IntegerField, Max, Min, Q
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Greatest, Least
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoresheet import numbers, scoring, stats
+from scoresheet import numbers, stats
 from scoresheet.models import Sheet
 from scoresheet.sheets import summary_image
 
-MADE_CHELEMS = (scoring.Chelem.ANNOUNCED_MADE, scoring.Chelem.UNANNOUNCED_MADE)
 # The chelems a summary names, earliest first; beyond these it only counts them.
 CHELEMS_NAMED = 5
 
@@ -144,24 +140,12 @@ def swing_of(number: int, scores: list[int], names: list[str], out: int | None) 
     )
 
 
-def biggest_swing(sheet: Sheet, names: list[str]) -> Swing | None:
-    """The biggest swing (see the module's docstring), found by the database in one query.
-
-    The seat sitting a hand out scores 0, which never widens the gap: the seats that played
-    sum to zero, so their best is at least 0 and their worst at most 0."""
-    seats = [Cast(KT(f"scores__{seat}"), IntegerField()) for seat in range(len(names))]
-    found = (
-        sheet.hands.filter(passed=False)
-        .annotate(gap=Greatest(*seats) - Least(*seats))
-        .order_by("-gap", "number")
-        .values_list("number", "scores", "dealer")
-        .first()
-    )
-    if found is None:
+def biggest_swing(counters: stats.Counters, names: list[str]) -> Swing | None:
+    """The biggest swing (see the module's docstring), as the statistics' counters keep it."""
+    swing = counters.swing
+    if swing is None:
         return None
-    number, scores, dealer = found
-    out = dealer if sheet.game_rules.dealer_sits_out else None
-    return swing_of(number, scores, names, out)
+    return swing_of(swing.number, list(swing.scores), names, swing.out)
 
 
 def most_takes(counters: stats.Counters, names: list[str]) -> tuple[Taker, ...]:
@@ -176,33 +160,36 @@ def most_takes(counters: stats.Counters, names: list[str]) -> tuple[Taker, ...]:
 
 def read(sheet: Sheet, names: list[str] | None = None) -> Summary:
     """The summary of ``sheet`` from its stored data, whatever its length: the seats (unless
-    the caller gives their ``names``), the hands' aggregate, the biggest swing, and the
-    chelems' hands when there are some."""
+    the caller gives their ``names``), the first and last hands' times, and the chelems' hands
+    when there are some, each through the index of the hands' numbers."""
     if names is None:
         names = list(sheet.seats.values_list("name", flat=True))
     counters = stats.Counters.from_data(sheet.statistics, len(names))
-    chelem_made = Q(chelem__in=MADE_CHELEMS) | Q(defence_chelem=True)
-    figures = sheet.hands.aggregate(
-        first=Min("created"),
-        last=Max("created"),
-        chelems=Count("pk", filter=chelem_made),
-        failed=Count("pk", filter=Q(chelem=scoring.Chelem.ANNOUNCED_FAILED)),
-    )
     chelems = []
-    if figures["chelems"]:
-        found = sheet.hands.filter(chelem_made).values_list(
-            "number", "taker", "chelem", "defence_chelem"
+    if counters.chelems:
+        # The counters keep their numbers: the first few read through the index of numbers.
+        found = (
+            sheet.hands.filter(number__in=counters.chelem_hands[:CHELEMS_NAMED])
+            .order_by("number")
+            .values_list("number", "taker", "chelem", "defence_chelem")
         )
-        for number, taker, chelem, defence in found[:CHELEMS_NAMED]:
+        for number, taker, chelem, defence in found:
             chelems.append(ChelemHand(number, names[taker], "defence" if defence else chelem))
     timed = sheet.hand_count > 1 and sheet.restored is None
+    first = last = None
+    if timed:
+        # Hands are numbered in the order they were entered: the first and the last.
+        ends = dict(
+            sheet.hands.filter(number__in=[1, sheet.hand_count]).values_list("number", "created")
+        )
+        first, last = ends.get(1), ends.get(sheet.hand_count)
     biggest = counters.biggest
     return Summary(
         places=places(names, sheet.totals),
         hands=sheet.hand_count,
         passed=counters.passed,
-        first_hand=figures["first"] if timed else None,
-        last_hand=figures["last"] if timed else None,
+        first_hand=first,
+        last_hand=last,
         biggest=biggest,
         biggest_names=(
             (names[biggest.taker],)
@@ -210,11 +197,11 @@ def read(sheet: Sheet, names: list[str] | None = None) -> Summary:
             if biggest
             else ()
         ),
-        swing=biggest_swing(sheet, names),
+        swing=biggest_swing(counters, names),
         takers=most_takes(counters, names),
         chelems=tuple(chelems),
-        chelem_count=figures["chelems"],
-        failed_chelems=figures["failed"],
+        chelem_count=counters.chelems,
+        failed_chelems=counters.failed,
     )
 
 

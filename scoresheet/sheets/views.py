@@ -9,6 +9,7 @@ with the fragments that changed, swapped out of band.
 
 import io
 import uuid
+from functools import reduce
 
 import segno
 from django.contrib import messages
@@ -19,7 +20,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scoresheet import chart, keys, numbers, recent, scoring, stats
+from scoresheet import chart, keys, numbers, recent, scoring, stats, tally
 from scoresheet.models import Club, Sheet
 from scoresheet.sheets import around, offline, rows, summary, writes
 from scoresheet.sheets.forms import RenameForm, RulesForm, SheetForm
@@ -68,15 +69,21 @@ def links(sheet: Sheet, readonly: bool) -> dict:
     }
 
 
+def chart_points(sheet: Sheet, seats: int) -> tuple[dict, int]:
+    """The running totals the chart draws (``chart.sampled``), by hand number, from the sheet's
+    checkpoints (``tally.Checkpoints``: at most a few hundred, whatever the session's length):
+    no hand is read. And the checkpoints' step, which the chart's is a multiple of."""
+    checkpoints = tally.Checkpoints.from_data(sheet.checkpoints)
+    kept = dict(zip(checkpoints.numbers(), checkpoints.totals, strict=True))
+    kept |= {0: (0,) * seats, sheet.hand_count: sheet.totals}
+    wanted = chart.sampled(sheet.hand_count, checkpoints.every)
+    return {number: tuple(kept[number]) for number in wanted}, checkpoints.every
+
+
 def running_chart(sheet: Sheet, names: list[str]) -> str:
-    """The running-totals chart from the stored totals of the hands it draws (at most a few
-    hundred, whatever the session's length); chart.py escapes every text, so it is safe HTML."""
-    wanted = chart.sampled(sheet.hand_count)
-    points = {0: (0,) * len(names)}
-    points.update(
-        sheet.hands.filter(number__in=[n for n in wanted if n]).values_list("number", "totals")
-    )
-    return mark_safe(chart.draw(points, sheet.totals, names, gettext=_))
+    """The running-totals chart; chart.py escapes every text, so it is safe HTML."""
+    points, kept = chart_points(sheet, len(names))
+    return mark_safe(chart.draw(points, sheet.totals, names, gettext=_, kept=kept))
 
 
 def seat_names(sheet: Sheet) -> list[str]:
@@ -97,7 +104,7 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
     latest = before is None or before > sheet.hand_count
     end = sheet.hand_count + 1 if latest else before
     start = max(1, end - (LATEST if latest else PAGE))
-    hands = list(sheet.hands.filter(number__gte=start, number__lt=end))
+    hands, running = page_of(sheet, start, end, len(names))
     rules = sheet.game_rules
     last_hand = hands[-1] if latest and hands else None
     if not latest:
@@ -108,8 +115,8 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
         "links": sheet_links,
         "names": names,
         "rows": [
-            rows.build(hand.row(len(names), rules), names, sheet_links["sheet"], hand.totals)
-            for hand in hands
+            rows.build(hand.row(len(names), rules), names, sheet_links["sheet"], totals)
+            for hand, totals in zip(hands, running, strict=True)
         ],
         "hidden": start - 1,
         "later": 0 if latest else sheet.hand_count - end + 1,
@@ -122,6 +129,21 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
         "around": around.version_of(sheet),
         **extra,
     }
+
+
+def page_of(sheet: Sheet, start: int, end: int, seats: int) -> tuple[list, list]:
+    """Hands ``start`` to ``end - 1`` and the running totals after each, in one query: the
+    latest page counts back from the sheet's totals; an earlier one on from the checkpoint
+    before it, reading the few hands between (fewer than the checkpoints' step)."""
+    if end > sheet.hand_count:
+        hands = list(sheet.hands.filter(number__gte=start, number__lt=end))
+        return hands, tally.before(sheet.totals, [hand.scores for hand in hands])
+    checkpoints = tally.Checkpoints.from_data(sheet.checkpoints)
+    kept, totals = checkpoints.at(start - 1, seats)
+    read = list(sheet.hands.filter(number__gt=kept, number__lt=end))
+    totals = reduce(tally.add, (hand.scores for hand in read if hand.number < start), totals)
+    hands = [hand for hand in read if hand.number >= start]
+    return hands, list(tally.running(totals, [hand.scores for hand in hands]))
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

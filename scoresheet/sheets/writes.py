@@ -1,11 +1,15 @@
 """The one write path: every change to a sheet goes through here, in one transaction.
 
-Each function locks the sheet (its changes happen one at a time, in order), checks the idempotency
-key, the version or the revision it was given, writes the facts, moves the sheet's revision on, and
-updates the derived data stored beside the facts: each hand's row of scores and the running totals
-after it, and the sheet's hand count, totals, next dealer and statistics' counters.
-Adding a hand (the usual change) costs the same at any length of session; a correction, a
-deletion, an undo or a change of rules re-scores the sheet from its stored hands.
+Each function locks the sheet (its changes happen one at a time, in order), checks the
+idempotency key, the version or the revision it was given, writes the facts, moves the
+sheet's revision on, and updates the derived data stored beside the facts: each hand's row of
+scores, and the sheet's hand count, totals, next dealer, checkpoints and statistics' counters.
+A hand's running totals are not stored (a page adds them up, ``tally``): adding, correcting,
+deleting or undoing a hand writes that hand and the sheet, nothing of the hands after it, at
+the same cost at any length of session; the statistics follow from the hand's old and new row,
+and only what they cannot follow so (a streak, the biggest swing or hand) is counted again
+from the hands' stored scores. A change of rules scores every hand again, in one pass, and
+writes the rows that changed in one statement.
 
 What else a change updates in the same transaction (a club's results) is registered from
 above when the app is ready (``after_change``): this module knows nothing of clubs.
@@ -15,6 +19,7 @@ Views parse a request, call one of these and render what it returns.
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -22,6 +27,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, TextField
+from django.db.models.functions import Cast
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -130,18 +137,20 @@ def _appended(sheet: Sheet, hand: Hand, seats: int, rules: scoring.Rules) -> Non
     totals = tally.add(tuple(sheet.totals) or (0,) * seats, row.scores)
     hand.number = number
     hand.scores = list(row.scores)
-    hand.totals = list(totals)
     counters = stats.Counters.from_data(sheet.statistics, seats)
     counters.add(row)
+    checkpoints = tally.Checkpoints.from_data(sheet.checkpoints)
+    checkpoints.added(number, totals)
     sheet.hand_count = number
     sheet.totals = list(totals)
     sheet.next_dealer = tally.dealer(hand.dealer, 2, seats)
+    sheet.checkpoints = checkpoints.to_data()
     sheet.statistics = counters.to_data()
 
 
 # A stored hand as re-scoring reads it: values, not model instances (a long sheet has
 # thousands), its stored row first, then what scoring reads.
-STORED = ("id", "number", "scores", "totals", *Hand.SCORING)
+STORED = ("id", "number", "scores", *Hand.SCORING)
 # Where ``Hand.SCORING``'s values (the dealer first) start in a ``STORED`` row.
 SCORING_AT = STORED.index("dealer")
 
@@ -151,57 +160,111 @@ def _stored(sheet: Sheet) -> list[tuple]:
     return list(sheet.hands.order_by("number", "id").values_list(*STORED))
 
 
-@dataclass
-class Rescored:
-    """The stored rows a re-scoring found out of date: (id, number, scores, totals) of the
-    hands whose number or scores changed, and (id, totals) of those whose running totals
-    alone moved (every hand after a corrected one)."""
-
-    rows: list[tuple]
-    totals: list[tuple]
-
-    def __bool__(self) -> bool:
-        return bool(self.rows or self.totals)
-
-    def store(self) -> None:
-        """Write them: plain updates of the changed rows alone (``bulk``)."""
-        bulk.update(Hand, ("number", "scores", "totals"), self.rows)
-        bulk.update(Hand, ("totals",), self.totals)
-
-
-def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules) -> Rescored:
+def _rescored(
+    sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules
+) -> list[tuple]:
     """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
-    the sheet's derived data from them; returns the stored rows that changed."""
+    the sheet's derived data from them; returns (id, number, scores) of the stored rows whose
+    number or scores changed."""
     counters = stats.Counters(seats)
     dealt = ((hand[SCORING_AT], models.scoring_hand(seats, *hand[SCORING_AT:])) for hand in hands)
-    changed = Rescored([], [])
+    changed = []
     totals = (0,) * seats
+    checkpoints = tally.Checkpoints()
     replayed = tally.replay(seats, dealt, rules)
-    for number, (pk, stored_number, scores, stored_totals, *_inputs) in enumerate(hands, 1):
+    for number, (pk, stored_number, scores, *_inputs) in enumerate(hands, 1):
         try:
             row, totals = next(replayed)
         except scoring.InvalidHand as error:
             raise HandRefused(number, error.problems) from None
         counters.add(row)
-        fresh_scores, fresh_totals = list(row.scores), list(totals)
-        if (stored_number, scores) != (number, fresh_scores):
-            changed.rows.append((pk, number, fresh_scores, fresh_totals))
-        elif stored_totals != fresh_totals:
-            changed.totals.append((pk, fresh_totals))
+        checkpoints.added(number, totals)
+        fresh = list(row.scores)
+        if (stored_number, scores) != (number, fresh):
+            changed.append((pk, number, fresh))
     sheet.hand_count = len(hands)
     sheet.totals = list(totals)
     last = hands[-1][SCORING_AT] if hands else None
     sheet.next_dealer = sheet.first_dealer if last is None else tally.dealer(last, 2, seats)
+    sheet.checkpoints = checkpoints.to_data()
     sheet.statistics = counters.to_data()
     return changed
 
 
-DERIVED = ("hand_count", "totals", "next_dealer", "statistics")
+DERIVED = ("hand_count", "totals", "next_dealer", "checkpoints", "statistics")
+
+
+def _store(changed: list[tuple]) -> None:
+    """Write the rows a re-scoring changed: one statement (``bulk``)."""
+    bulk.update(Hand, ("number", "scores"), changed)
+
+
+# How many hands on either side of a change the streaks are repaired from: a run of positive
+# scores longer than this (counting passed deals) has every hand counted again.
+AROUND = 48
+
+
+def _counted_again(
+    sheet: Sheet,
+    counters: stats.Counters,
+    stale: set[str],
+    streaks: tuple[list[int], int, int],
+    rules: scoring.Rules,
+) -> stats.Counters:
+    """The counters once what they could not follow is counted again from the stored hands:
+    the streaks of the players ``streaks`` names (seats, and the hands on either side of the
+    change) from the hands around it, else, like the swing (``stale``), from every hand's
+    scores in one read; the biggest hand (the one that shrank or went) from every hand scored
+    again."""
+    if "biggest" in stale:
+        fresh = stats.Counters(len(counters.seats))
+        dealt = (
+            (hand[0], models.scoring_hand(len(counters.seats), *hand)) for hand in _inputs(sheet)
+        )
+        for row, _totals in tally.replay(len(counters.seats), dealt, rules):
+            fresh.add(row)
+        return fresh
+    seats, below, above = streaks
+    if seats and not stale:
+        near = sheet.hands.filter(number__gte=below - AROUND, number__lte=above + AROUND)
+        around = [
+            (number, stats.marks(scores, passed, dealer if rules.dealer_sits_out else None))
+            for number, passed, dealer, scores in near.order_by("number").values_list(
+                "number", "passed", "dealer", "scores"
+            )
+        ]
+        if counters.repair(seats, around, below, above, sheet.hand_count):
+            return counters
+    if seats or stale:
+        counters.recount(_played(sheet, rules))
+    return counters
+
+
+def _inputs(sheet: Sheet):
+    return sheet.hands.order_by("number", "id").values_list(*Hand.SCORING)
+
+
+def _played(sheet: Sheet, rules: scoring.Rules) -> list[tuple[int, list[int], int | None]]:
+    """Each scored hand in play order as the streaks and the swing read it: (number, scores,
+    the seat sitting it out or None). The scores come as text, parsed in one go: a long sheet's
+    are read in a few milliseconds."""
+    found = (
+        sheet.hands.filter(passed=False)
+        .order_by("number")
+        .values_list("number", "dealer", Cast("scores", output_field=TextField()))
+    )
+    found = list(found)
+    scores = json.loads("[" + ",".join(text for _n, _d, text in found) + "]")
+    out = rules.dealer_sits_out
+    return [
+        (number, row, dealer if out else None)
+        for (number, dealer, _text), row in zip(found, scores, strict=True)
+    ]
 
 
 def _rescore(sheet: Sheet) -> None:
     """Re-score every stored hand of a locked sheet and store the rows that changed."""
-    _rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules).store()
+    _store(_rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules))
 
 
 # What an import writes of a new seat and a new hand: every column but the id and the sheet.
@@ -255,6 +318,7 @@ class NewSheets:
             # (which the home page says).
             sheet.created, sheet.restored = created, self.now
         counters = stats.Counters(seats)
+        checkpoints = tally.Checkpoints()
         totals = (0,) * seats
         dealer = first_dealer
         rows, played = [], []
@@ -273,12 +337,12 @@ class NewSheets:
                 raise HandRefused(number, error.problems) from None
             counters.add(row)
             totals = tally.add(totals, row.scores)
+            checkpoints.added(number, totals)
             stored |= {
                 "key": uuid.UUID(bytes=random[16 * number - 16 : 16 * number], version=4),
                 "created": self.now,
                 "version": 1,
                 "scores": list(row.scores),
-                "totals": list(totals),
             }
             rows.append([stored[column] for column in HAND_COLUMNS])
             played.append(tuple(stored[field] for field in Hand.RECORDED))
@@ -286,6 +350,7 @@ class NewSheets:
         sheet.hand_count = len(rows)
         sheet.totals = list(totals)
         sheet.next_dealer = dealer
+        sheet.checkpoints = checkpoints.to_data()
         sheet.statistics = counters.to_data()
         placed = [Seat(position=position, name=name) for position, name in enumerate(names)]
         new = NewSheet(sheet, self.seats.values(placed), self.hands.prepared(rows), played)
@@ -423,8 +488,11 @@ def correct_hand(
     dealer: int | None = None,
 ) -> Change:
     """Replace the inputs of the hand with this ``key`` (and who dealt it, when ``dealer`` is
-    given), if it is still at ``version``. Raises ``scoring.InvalidHand`` (writing nothing)
-    when the hand breaks the session's rules."""
+    given), if it is still at ``version``. Raises ``HandRefused`` (writing nothing) when the
+    hand breaks the session's rules.
+
+    Writes that hand and the sheet: its totals and checkpoints move by the hand's change of
+    scores, its statistics by its old and new row."""
     with transaction.atomic():
         sheet = _locked(token)
         target = sheet.hands.filter(key=key).first()
@@ -433,17 +501,76 @@ def correct_hand(
         if version != target.version:
             # Someone saved this hand since this form was opened: keep theirs.
             return Change(sheet, target, target.number, done=False, conflict=True)
+        seats, rules = _seats(sheet), sheet.game_rules
+        old = target.row(seats, rules)
         edited = Hand(passed=True) if hand is None else Hand.from_scoring(hand)
         for name in Hand.INPUTS:
             setattr(target, name, getattr(edited, name))
         if dealer is not None:
             target.dealer = dealer
+        try:
+            new = tally.row(seats, target.number, target.dealer, target.to_scoring(seats), rules)
+        except scoring.InvalidHand as error:
+            raise HandRefused(target.number, error.problems) from None
+        target.scores = list(new.scores)
         target.version += 1
-        target.save(update_fields=[*Hand.INPUTS, "dealer", "version"])
-        _rescore(sheet)
+        target.save(update_fields=[*Hand.INPUTS, "dealer", "version", "scores"])
+        change = [n - o for n, o in zip(new.scores, old.scores, strict=True)]
+        sheet.totals = list(tally.add(sheet.totals, change))
+        checkpoints = tally.Checkpoints.from_data(sheet.checkpoints)
+        checkpoints.corrected(target.number, change)
+        sheet.checkpoints = checkpoints.to_data()
+        if target.number == sheet.hand_count:
+            sheet.next_dealer = tally.dealer(target.dealer, 2, seats)
+        counters = stats.Counters.from_data(sheet.statistics, seats)
+        stale = counters.replaced(old, new)
+        changed = [
+            seat
+            for seat, (was, now) in enumerate(
+                zip(stats.row_marks(old), stats.row_marks(new), strict=True)
+            )
+            if was != now
+        ]
+        streaks = (changed, target.number - 1, target.number + 1)
+        sheet.statistics = _counted_again(sheet, counters, stale, streaks, rules).to_data()
         _moved(sheet, *DERIVED)
-    target.refresh_from_db()
     return Change(sheet, target, target.number)
+
+
+def _deleted(sheet: Sheet, hand: Hand, before: Hand | None = None) -> None:
+    """Delete ``hand`` from the locked sheet: the later hands' numbers move down in one
+    statement, and the sheet's derived data follow without reading them (but the hands just
+    after its checkpoints, and the scores when a streak must be counted again). ``before``:
+    the hand before it, when the caller read it (an undo)."""
+    seats, rules = _seats(sheet), sheet.game_rules
+    count, number = sheet.hand_count, hand.number
+    row = hand.row(seats, rules)
+    checkpoints = tally.Checkpoints.from_data(sheet.checkpoints)
+    wanted = checkpoints.after_deleted(number, count)
+    after = dict(sheet.hands.filter(number__in=wanted).values_list("number", "scores"))
+    hand.delete()
+    if number < count:
+        # No unique constraint on (sheet, number) for the rows to pass through: one statement.
+        sheet.hands.filter(number__gt=number).update(number=F("number") - 1)
+    elif before is None and number > 1:
+        before = sheet.hands.filter(number=number - 1).only("dealer").first()
+    if number == count:
+        # The deal goes on from the hand now last.
+        last = before.dealer if before is not None else None
+        sheet.next_dealer = sheet.first_dealer if last is None else tally.dealer(last, 2, seats)
+    checkpoints.deleted(number, count, row.scores, after)
+    sheet.hand_count = count - 1
+    sheet.totals = [t - s for t, s in zip(sheet.totals, row.scores, strict=True)]
+    counters = stats.Counters.from_data(sheet.statistics, seats)
+    stale = counters.removed(row)
+    played = [seat for seat, mark in enumerate(stats.row_marks(row)) if mark is not None]
+    streaks = (played, number - 1, number)
+    sheet.statistics = _counted_again(sheet, counters, stale, streaks, rules).to_data()
+    if checkpoints.sparse:
+        checkpoints = tally.Checkpoints.of(
+            sheet.hands.order_by("number").values_list("scores", flat=True), seats
+        )
+    sheet.checkpoints = checkpoints.to_data()
 
 
 def delete_hand(token: str, key: uuid.UUID | None) -> Change:
@@ -453,8 +580,7 @@ def delete_hand(token: str, key: uuid.UUID | None) -> Change:
         hand = sheet.hands.filter(key=key).first() if key else None
         if hand is None:
             return Change(sheet, None, None, done=False)
-        hand.delete()
-        _rescore(sheet)
+        _deleted(sheet, hand)
         _moved(sheet, *DERIVED)
     return Change(sheet, hand, hand.number)
 
@@ -463,12 +589,13 @@ def undo(token: str, key: uuid.UUID | None) -> Change:
     """Take back the last hand, if it is still the one with this ``key``."""
     with transaction.atomic():
         sheet = _locked(token)
-        last = sheet.hands.order_by("-number").first()
+        # The last hand, and the one before it, whose dealer the deal goes on from.
+        latest = list(sheet.hands.order_by("-number")[:2])
+        last = latest[0] if latest else None
         if last is None or last.key != key:
             return Change(sheet, None, None, done=False)
-        last.delete()
-        # The statistics' counters cannot take a hand back: they are counted again.
-        _rescore(sheet)
+        before = latest[1] if len(latest) > 1 else None
+        _deleted(sheet, last, before)
         _moved(sheet, *DERIVED)
     return Change(sheet, last, last.number)
 
@@ -557,11 +684,10 @@ def rescore(sheet: Sheet) -> bool:
     """Recompute a sheet's stored rows and totals from its hands; True when any differed."""
     with transaction.atomic():
         sheet = _with_reads(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
-        before = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
+        before = [getattr(sheet, name) for name in DERIVED]
         changed = _rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules)
-        after = (sheet.hand_count, sheet.totals, sheet.next_dealer, sheet.statistics)
-        if not changed and before == after:
+        if not changed and before == [getattr(sheet, name) for name in DERIVED]:
             return False
-        changed.store()
+        _store(changed)
         _moved(sheet, *DERIVED)
     return True
