@@ -174,6 +174,14 @@ class Standings:
     session_count: int
     sort: str = "points"
 
+    def played(self) -> list[Standing]:
+        """The lines of the players who played in the period, in the standings' order."""
+        return [row for row in self.rows if row.sessions]
+
+    def absent(self) -> list[Standing]:
+        """The lines of the roster players who did not play in the period, in that order."""
+        return [row for row in self.rows if not row.sessions]
+
     def chart_points(self) -> tuple[dict[int, tuple[int, ...]], list[str], list[int]]:
         """The chart of each player's cumulative points after each session of the period
         (at most chart.POINTS of them, as the sheet's chart): points, names and ends. One
