@@ -105,14 +105,30 @@ def fold(records: list[dict], hand: tuple, rules: scoring.Rules) -> None:
     for seat, (record, score) in enumerate(zip(records, scores, strict=True)):
         if rules.dealer_sits_out and dealer == seat:
             continue
-        if record["best"] is None or score > record["best"][0]:
-            record["best"] = [score, number]
-        if record["worst"] is None or score < record["worst"][0]:
-            record["worst"] = [score, number]
-        other = partner if seat == taker else taker if seat == partner else None
+        _keep_extremes(record, score, number)
+        other = _partner_of(seat, taker, partner)
         if five and other is not None:
             key = str(other)
             record["partners"][key] = record["partners"].get(key, 0) + 1
+
+
+def _keep_extremes(record: dict, score: int, number: int) -> None:
+    """Keep hand ``number`` as the seat's best or worst hand when its score beats the one kept
+    (the earlier hand on a tie)."""
+    if record["best"] is None or score > record["best"][0]:
+        record["best"] = [score, number]
+    if record["worst"] is None or score < record["worst"][0]:
+        record["worst"] = [score, number]
+
+
+def _partner_of(seat: int, taker: int, partner: int | None) -> int | None:
+    """The seat the ``seat`` played with in a hand: the taker's partner for the taker, the
+    taker for the partner, None for a defender."""
+    if seat == taker:
+        return partner
+    if seat == partner:
+        return taker
+    return None
 
 
 def records_of(seats: int, hands: Iterable[tuple], rules: scoring.Rules) -> list[dict]:
@@ -415,22 +431,10 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
     if not stored:
         # Detached meanwhile: nothing left to count.
         return
-    if appended is not None:
-        records = [
-            {name: row.record.get(name) for name in ("best", "worst", "partners")}
-            for row in stored
-        ]
-        fold(records, tuple(getattr(appended, name) for name in Hand.RECORDED), sheet.game_rules)
-    else:
-        records = records_of(len(stored), _hands(sheet), sheet.game_rules)
+    records = _records_after(sheet, stored, appended)
     fresh = lines_of(sheet, len(stored), records)
     moved = [row.rank for row in stored] != [line["rank"] for line in fresh]
-    changed = []
-    for row, line in zip(stored, fresh, strict=True):
-        if any(getattr(row, name) != value for name, value in line.items()):
-            for name, value in line.items():
-                setattr(row, name, value)
-            changed.append(row)
+    changed = _refreshed(stored, fresh)
     bulk.update(
         ClubResult,
         FIGURES,
@@ -438,6 +442,29 @@ def sheet_changed(sheet: Sheet, appended=None) -> None:
     )
     if moved:
         _placed(club_sheet.club_id, waiting, stored[0].played, club_sheet.pk, rows=stored)
+
+
+def _records_after(sheet: Sheet, stored: list[ClubResult], appended) -> list[dict]:
+    """Each seat's hand records after a change: the stored ones with the hand just added
+    folded in (``appended``), or read again from every hand after any other change."""
+    if appended is None:
+        return records_of(len(stored), _hands(sheet), sheet.game_rules)
+    records = [
+        {name: row.record.get(name) for name in ("best", "worst", "partners")} for row in stored
+    ]
+    fold(records, tuple(getattr(appended, name) for name in Hand.RECORDED), sheet.game_rules)
+    return records
+
+
+def _refreshed(stored: list[ClubResult], fresh: list[dict]) -> list[ClubResult]:
+    """The stored rows whose fields differ from their fresh ``lines_of``, each given them."""
+    changed = []
+    for row, line in zip(stored, fresh, strict=True):
+        if any(getattr(row, name) != value for name, value in line.items()):
+            for name, value in line.items():
+                setattr(row, name, value)
+            changed.append(row)
+    return changed
 
 
 def merged(club_id: int, keep_id: int, drop_id: int) -> None:

@@ -84,23 +84,33 @@ def period_of(params, today: date | None = None) -> Period:
     if kind == "year":
         return Period("year", date(today.year, 1, 1), date(today.year, 12, 31))
     if kind == "range":
-        days = []
-        for name, label in (("from", _("From")), ("to", _("To"))):
-            value = (params.get(name) or "").strip()
-            try:
-                day = date.fromisoformat(value) if value else None
-            except ValueError:
-                raise ClubError(
-                    _("%(field)s: give a date like 2026-09-30."), field=label
-                ) from None
-            if day is not None and not date(2000, 1, 1) <= day <= date(2100, 12, 31):
-                raise ClubError(_("%(field)s: give a date from 2000 to 2100."), field=label)
-            days.append(day)
-        start, end = days
-        if start and end and start > end:
-            raise ClubError(_("From: the period starts after it ends."))
-        return Period("range", start, end)
+        return _range_of(params)
     return Period("all")
+
+
+def _range_of(params) -> Period:
+    """The period from the "from" day to the "to" day, either left out; ``ClubError`` when it
+    starts after it ends."""
+    start = _day_of(params, "from", _("From"))
+    end = _day_of(params, "to", _("To"))
+    if start and end and start > end:
+        raise ClubError(_("From: the period starts after it ends."))
+    return Period("range", start, end)
+
+
+def _day_of(params, name: str, label: str) -> date | None:
+    """The day a range's end ``name`` gives (None: left out); ``ClubError`` naming the field
+    (``label``) when it is not an ISO date from 2000 to 2100."""
+    value = (params.get(name) or "").strip()
+    if not value:
+        return None
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        raise ClubError(_("%(field)s: give a date like 2026-09-30."), field=label) from None
+    if not date(2000, 1, 1) <= day <= date(2100, 12, 31):
+        raise ClubError(_("%(field)s: give a date from 2000 to 2100."), field=label)
+    return day
 
 
 # Standings
@@ -164,31 +174,47 @@ class Standings:
     session_count: int
     sort: str = "points"
 
+    def played(self) -> list[Standing]:
+        """The lines of the players who played in the period, in the standings' order."""
+        return [row for row in self.rows if row.sessions]
+
+    def absent(self) -> list[Standing]:
+        """The lines of the roster players who did not play in the period, in that order."""
+        return [row for row in self.rows if not row.sessions]
+
     def chart_points(self) -> tuple[dict[int, tuple[int, ...]], list[str], list[int]]:
         """The chart of each player's cumulative points after each session of the period
         (at most chart.POINTS of them, as the sheet's chart): points, names and ends. One
         query over the period's stored results."""
         names = {row.player.pk: row.player.name for row in self.rows if row.sessions}
         players = sorted(names)
-        wanted = set(chart.sampled(self.session_count))
         found = (
             _results(self.club, self.period)
             .order_by(*results.ORDER)
             .values_list("club_sheet_id", "player_id", "points")
         )
-        running = dict.fromkeys(players, 0)
-        points = {0: tuple(running.values())}
-        number, current = 0, None
-        for club_sheet_id, player, score in found:
-            if club_sheet_id != current:
-                if number in wanted and number:
-                    points[number] = tuple(running.values())
-                number, current = number + 1, club_sheet_id
-            running[player] += score
-        if number:
-            points[number] = tuple(running.values())
-        ends = list(points[max(points)]) if players else []
-        return (points if players else {}), [names[pk] for pk in players], ends
+        points = _cumulative(found, players, set(chart.sampled(self.session_count)))
+        if not players:
+            return {}, [], []
+        return points, [names[pk] for pk in players], list(points[max(points)])
+
+
+def _cumulative(found, players: list[int], wanted: set[int]) -> dict[int, tuple[int, ...]]:
+    """Each player's points (in the order of ``players``) before the first session and after
+    each ``wanted`` one and the last, from their results (club sheet, player, points) in the
+    rating's order; the sessions numbered from 1."""
+    running = dict.fromkeys(players, 0)
+    points = {0: tuple(running.values())}
+    number, current = 0, None
+    for club_sheet_id, player, score in found:
+        if club_sheet_id != current:
+            if number in wanted and number:
+                points[number] = tuple(running.values())
+            number, current = number + 1, club_sheet_id
+        running[player] += score
+    if number:
+        points[number] = tuple(running.values())
+    return points
 
 
 RATING_MODEL = results.RATING_MODEL
@@ -227,25 +253,14 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
     database from the stored results: three queries whatever the club's size, and a fourth
     while ratings of the period wait to be rated again (``results.waiting_ratings``)."""
     start, end = period.bounds()
-    within = Q()
-    if start:
-        within &= Q(club_sheets__sheet__created__gte=start)
-    if end:
-        within &= Q(club_sheets__sheet__created__lt=end)
     session_count, *waiting = (
         Club.objects.filter(pk=club.pk)
-        .annotate(sessions=Count("club_sheets", filter=within))
+        .annotate(sessions=Count("club_sheets", filter=_created_within(start, end)))
         .values_list("sessions", *results.WAITING)
         .get()
     )
     waiting = results.Waiting(*waiting)
-    # The rating each player had at the period's end: after their last rated session, as
-    # stored before the first session whose rating waits, and rated on from there.
-    if waiting.session is not None and (end is None or waiting.played < end):
-        before = results.before(*waiting.session)
-    else:
-        before = Q(played__lt=end) if end else Q()
-    roster = list(club.players.annotate(**results.last_rating(before)))
+    roster = list(club.players.annotate(**results.last_rating(_rated_before(waiting, end))))
     ratings = results.waiting_ratings(
         club.pk,
         waiting,
@@ -256,7 +271,42 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
         },
         end,
     )
-    totals = {
+    totals = _totals(club, period)
+    rows = [_line(player, totals.get(player.pk), ratings) for player in roster]
+    mark_leaders([row for row in rows if row.sessions])
+    result = Standings(club, period, rows, session_count)
+    sort_rows(result, sort)
+    return result
+
+
+def _created_within(start: datetime | None, end: datetime | None) -> Q:
+    """A club's sessions created from ``start`` until ``end`` (None: open), as a filter on
+    the club."""
+    within = Q()
+    if start:
+        within &= Q(club_sheets__sheet__created__gte=start)
+    if end:
+        within &= Q(club_sheets__sheet__created__lt=end)
+    return within
+
+
+def _rated_before(waiting: results.Waiting, end: datetime | None) -> Q:
+    """The results whose stored ratings give each player's rating at the period's end (None:
+    open): before the first session whose rating waits, when it starts before that end (the
+    standings rate on from there); otherwise those before the end."""
+    if waiting.session is not None and (end is None or waiting.played < end):
+        return results.before(*waiting.session)
+    return Q(played__lt=end) if end else Q()
+
+
+# What a player's line adds up from the period's stored results.
+SUMMED = ("sessions", "hands", "points", "wins", "taken", "made", "multipliers")
+
+
+def _totals(club: Club, period: Period) -> dict[int, dict]:
+    """Each player's figures (``SUMMED``) over the period, added up by the database; a player
+    without a session in it is left out."""
+    return {
         line["player"]: line
         for line in _results(club, period)
         .order_by()
@@ -271,21 +321,21 @@ def standings(club: Club, period: Period = Period("all"), sort: str = "points") 
             multipliers=Sum("contracts"),
         )
     }
-    rows = []
-    for player in roster:
-        line = Standing(player, mu=RATING_MODEL.mu, sigma=RATING_MODEL.sigma)
-        figures = totals.get(player.pk)
-        if figures:
-            for name in ("sessions", "hands", "points", "wins", "taken", "made", "multipliers"):
-                setattr(line, name, figures[name])
-            if player.pk in ratings:
-                line.mu, line.sigma = ratings[player.pk]
-            line.rating = numbers.rounded(line.mu - 3 * line.sigma, 1)
-        rows.append(line)
-    mark_leaders([row for row in rows if row.sessions])
-    result = Standings(club, period, rows, session_count)
-    sort_rows(result, sort)
-    return result
+
+
+def _line(player: ClubPlayer, figures: dict | None, ratings: dict) -> Standing:
+    """A player's line from their figures for the period (None: no session in it) and their
+    rating at its end (``ratings``: player → (mu, sigma); a player not in it has the model's
+    default)."""
+    line = Standing(player, mu=RATING_MODEL.mu, sigma=RATING_MODEL.sigma)
+    if not figures:
+        return line
+    for name in SUMMED:
+        setattr(line, name, figures[name])
+    if player.pk in ratings:
+        line.mu, line.sigma = ratings[player.pk]
+    line.rating = numbers.rounded(line.mu - 3 * line.sigma, 1)
+    return line
 
 
 def mark_leaders(rows: list[Standing]) -> None:
@@ -418,16 +468,56 @@ def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> 
     results, and one page of those sessions: the latest ``PLAYER_PAGE``, or those before the
     ``before``-th (counted from the first, 1). The same few queries at any club size."""
     played = ClubResult.objects.filter(player=player)
-    sums = {
-        key: Sum(_score(f"record__contracts__{contract}__{index}"))
-        for contract in scoring.Contract
-        for key, index in ((f"taken_{contract}", 0), (f"made_{contract}", 1))
-    }
-    totals = played.aggregate(count=Count("pk"), best_streak=Max(_score("record__streak")), **sums)
+    totals = played.aggregate(
+        count=Count("pk"), best_streak=Max(_score("record__streak")), **_contract_sums()
+    )
     count = totals["count"]
     latest = before is None or not 1 < before <= count
     end = count + 1 if latest else before
     start = max(1, end - PLAYER_PAGE)
+    sessions = _page(played, count + 1 - end, count + 1 - start)
+    partners = _favourite_partners(club, player)
+    return PlayerRecord(
+        player=player,
+        sessions=sessions,
+        best=_extreme(played, "best", highest=True),
+        worst=_extreme(played, "worst", highest=False),
+        contracts=_contracts(totals),
+        partners=partners,
+        best_streak=totals["best_streak"] or 0,
+        session_streak=_session_streak(player),
+        session_count=count,
+        hidden=start - 1,
+        later=count - end + 1,
+        earlier_page=start,
+        later_page=_later_page(end, count, latest),
+    )
+
+
+def _contract_sums() -> dict:
+    """The sums, over a player's rows, of the hands they took and made of each contract
+    (``taken_garde``, ``made_garde``, …), for ``aggregate``."""
+    return {
+        key: Sum(_score(f"record__contracts__{contract}__{index}"))
+        for contract in scoring.Contract
+        for key, index in ((f"taken_{contract}", 0), (f"made_{contract}", 1))
+    }
+
+
+def _contracts(totals: dict) -> list[stats.ContractRecord]:
+    """Each contract the player took, with how often, and how often they made it."""
+    return [
+        stats.ContractRecord(
+            contract, totals[f"taken_{contract}"], totals[f"made_{contract}"] or 0
+        )
+        for contract in scoring.Contract
+        if totals[f"taken_{contract}"]
+    ]
+
+
+def _page(played, first: int, stop: int) -> list[dict]:
+    """The player's sessions from the ``first``-th newest up to the ``stop``-th (excluded),
+    as the player's page lists them."""
     newest_first = [f"-{name}" for name in results.ORDER]
     page = (
         played.select_related("club_sheet__sheet")
@@ -443,41 +533,36 @@ def player_record(club: Club, player: ClubPlayer, before: int | None = None) -> 
             "club_sheet__sheet__token",
             "club_sheet__sheet__view_token",
         )
-        .order_by(*newest_first)[count + 1 - end : count + 1 - start]
+        .order_by(*newest_first)[first:stop]
     )
-    rows = [
-        {
-            "sheet": result.club_sheet.sheet,
-            "total": result.points,
-            # A session without a hand yet: everyone shares the first place.
-            "rank": result.rank or 1,
-            "seats": len(result.club_sheet.players),
-            "won": result.won,
-            "hands": result.hands,
-        }
-        for result in page
-    ]
+    return [_session(result) for result in page]
+
+
+def _session(result: ClubResult) -> dict:
+    """A line of the player's page: one of their sessions and how they did in it."""
+    return {
+        "sheet": result.club_sheet.sheet,
+        "total": result.points,
+        # A session without a hand yet: everyone shares the first place.
+        "rank": result.rank or 1,
+        "seats": len(result.club_sheet.players),
+        "won": result.won,
+        "hands": result.hands,
+    }
+
+
+def _favourite_partners(club: Club, player: ClubPlayer) -> list[tuple[str, int]]:
+    """The three roster players most often this one's partner at 5 players (name, times),
+    the most often first, then by name."""
     names = dict(club.players.values_list("pk", "name"))
     partners = [(names[pk], times) for pk, times in _partners(player).items() if pk in names]
     partners.sort(key=lambda item: (-item[1], player_names.collation(item[0])))
-    return PlayerRecord(
-        player=player,
-        sessions=rows,
-        best=_extreme(played, "best", highest=True),
-        worst=_extreme(played, "worst", highest=False),
-        contracts=[
-            stats.ContractRecord(
-                contract, totals[f"taken_{contract}"], totals[f"made_{contract}"] or 0
-            )
-            for contract in scoring.Contract
-            if totals[f"taken_{contract}"]
-        ],
-        partners=partners[:3],
-        best_streak=totals["best_streak"] or 0,
-        session_streak=_session_streak(player),
-        session_count=count,
-        hidden=start - 1,
-        later=count - end + 1,
-        earlier_page=start,
-        later_page=end + PLAYER_PAGE if not latest and end + PLAYER_PAGE <= count else None,
-    )
+    return partners[:3]
+
+
+def _later_page(end: int, count: int, latest: bool) -> int | None:
+    """The ``before`` of the page of later sessions than a page that ends before the
+    ``end``-th of ``count``: None when that is the latest page."""
+    if latest or end + PLAYER_PAGE > count:
+        return None
+    return end + PLAYER_PAGE

@@ -8,6 +8,7 @@ never reach a write (404). A session's own pages never link to its club.
 """
 
 import re
+from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import urlencode, urlsplit
 
@@ -133,28 +134,17 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
     query = period.query()
     # The sort is kept when the period changes, and the period when the sort does.
     sorted_by = {} if result.sort == "points" else {"sort": result.sort}
-    points, names, ends = result.chart_points()
-    svg = (
-        chart.draw(points, ends, names, gettext=chart_text, id_prefix="club-chart")
-        if names
-        else ""
-    )
-    base = reverse(
-        "view_club" if readonly else "club", args=[club.view_token if readonly else club.token]
-    )
-    for row in result.rows:
-        row.url = player_url(club, readonly, row.player.pk)
-        row.cells = [
-            (key, shown_value(getattr(row, attribute))) for key, attribute in standings.COLUMNS
-        ]
-    roster = {row.player.pk: row.player.name for row in result.rows}
+    svg = standings_chart(result)
+    links = club_links(club, readonly)
+    base = links["club"]
+    show_rows(club, readonly, result.rows)
     return {
         "club": club,
         "readonly": readonly,
-        "links": club_links(club, readonly),
+        "links": links,
         "standings": result,
-        "played": [row for row in result.rows if row.sessions],
-        "absent": [row for row in result.rows if not row.sessions],
+        "played": result.played(),
+        "absent": result.absent(),
         "period": period,
         "period_error": period_error,
         "columns": sort_links(base, query, result.sort),
@@ -163,22 +153,49 @@ def standings_context(request, club: Club, readonly: bool) -> dict:
             kind: base + "?" + urlencode({"period": kind, **sorted_by})
             for kind in ("month", "year", "all")
         },
-        "csv_url": club_links(club, readonly)["standings_csv"] + "?" + urlencode(query),
-        "xlsx_url": club_links(club, readonly)["standings_xlsx"] + "?" + urlencode(query),
-        "chart": mark_safe(svg) if names else "",
-        "sessions": [
-            {
-                "club_sheet": club_sheet,
-                "sheet": club_sheet.sheet,
-                "url": club_sheet.sheet.get_view_url()
-                if readonly
-                else club_sheet.sheet.get_absolute_url(),
-                "names": [roster.get(pk, "?") for pk in club_sheet.players],
-            }
-            for club_sheet in standings.latest_club_sheets(club, period, LATEST_SHEETS)
-        ],
+        "csv_url": links["standings_csv"] + "?" + urlencode(query),
+        "xlsx_url": links["standings_xlsx"] + "?" + urlencode(query),
+        "chart": svg,
+        "sessions": latest_sessions(club, period, readonly, result.rows),
         "more_sessions": max(0, result.session_count - LATEST_SHEETS),
     }
+
+
+def standings_chart(result: standings.Standings) -> str:
+    """The chart of the players' cumulative points over the period's sessions, as safe SVG
+    markup ("" while nobody has played in it)."""
+    points, names, ends = result.chart_points()
+    if not names:
+        return ""
+    return mark_safe(chart.draw(points, ends, names, gettext=chart_text, id_prefix="club-chart"))
+
+
+def show_rows(club: Club, readonly: bool, rows: list[standings.Standing]) -> None:
+    """Give each line of the standings the link to its player's page and its cells as the
+    page writes them (``cells``: key, text)."""
+    for row in rows:
+        row.url = player_url(club, readonly, row.player.pk)
+        row.cells = [
+            (key, shown_value(getattr(row, attribute))) for key, attribute in standings.COLUMNS
+        ]
+
+
+def latest_sessions(club: Club, period: standings.Period, readonly: bool, rows) -> list[dict]:
+    """The period's latest sessions as the club page lists them: each with its link (the
+    read-only one from the read-only page) and its players' names, by the standings'
+    ``rows`` ("?" for a name no longer on the roster)."""
+    roster = {row.player.pk: row.player.name for row in rows}
+    return [
+        {
+            "club_sheet": club_sheet,
+            "sheet": club_sheet.sheet,
+            "url": club_sheet.sheet.get_view_url()
+            if readonly
+            else club_sheet.sheet.get_absolute_url(),
+            "names": [roster.get(pk, "?") for pk in club_sheet.players],
+        }
+        for club_sheet in standings.latest_club_sheets(club, period, LATEST_SHEETS)
+    ]
 
 
 def column_labels() -> list[tuple[str, str]]:
@@ -246,74 +263,109 @@ def club(request, token, readonly=False):
     return render(request, template, context)
 
 
+@dataclass
+class RosterPage:
+    """The roster page's forms and what it says beside them, as a post leaves them."""
+
+    add_form: RosterForm
+    merge_form: MergeForm
+    # The line of the roster a rename was refused on, and why: (its player's id, the text).
+    rename_error: tuple[str, str] | None = None
+    status: int = 200
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_players(request, token):
     """The roster: add a player, rename one, merge two entries that are one person."""
     club = get_club(token)
     players = player_names.alphabetical(club.players.all(), name=lambda player: player.name)
-    add_form = RosterForm(prefix="add")
-    merge_form = MergeForm(players=players, prefix="merge")
-    rename_error = None
-    status = 200
+    page = RosterPage(RosterForm(prefix="add"), MergeForm(players=players, prefix="merge"))
     if request.method == "POST":
-        action = request.POST.get("action")
-        try:
-            if action == "add":
-                add_form = RosterForm(request.POST, prefix="add")
-                if add_form.is_valid():
-                    added = writes.add_players(club, add_form.cleaned_data["lines"]).players
-                    messages.success(request, joined(added))
-                    # The page again with the focus in the box, for the next names.
-                    return redirect(reverse("club_players", args=[token]) + "?added=1")
-            elif action == "rename":
-                form = PlayerNameForm(request.POST)
-                pk = request.POST.get("player", "")
-                player_id = numbers.read(pk, numbers.ID_DIGITS)
-                if player_id is None:
-                    # A player no page names: the roster again, with why, and nothing renamed.
-                    messages.error(request, _("Player: choose one of the club's players."))
-                    status = HTTPStatus.BAD_REQUEST
-                elif not form.is_valid():
-                    rename_error = (pk, form.errors["name"][0])
-                else:
-                    change = writes.rename_player(club, player_id, form.cleaned_data["name"])
-                    if change.done:
-                        messages.success(request, _("Renamed %(name)s.") % {"name": change.player})
-                    return redirect("club_players", token)
-            elif action == "merge":
-                merge_form = MergeForm(request.POST, players=players, prefix="merge")
-                if merge_form.is_valid():
-                    data = merge_form.cleaned_data
-                    keep = writes.merge_players(club, data["keep"], data["drop"]).player
-                    messages.success(
-                        request,
-                        _("Merged: every session now counts for %(name)s.") % {"name": keep},
-                    )
-                    return redirect("club_players", token)
-        except ClubError as error:
-            text = error.translated(_)
-            if action == "add":
-                for problem in getattr(error, "problems", [error]):
-                    add_form.add_error("names", problem.translated(_))
-            elif action == "merge":
-                merge_form.add_error(None, text)
-            else:
-                rename_error = (request.POST.get("player", ""), text)
-                if player_id not in {player.pk for player in players}:
-                    # No line of the roster to show it beside (a player merged away meanwhile).
-                    messages.error(request, text)
-    if add_form.errors or request.GET.get("added"):
-        add_form.fields["names"].widget.attrs["autofocus"] = True
+        action = ROSTER_ACTIONS.get(request.POST.get("action"))
+        response = action(request, club, players, page) if action else None
+        if response is not None:
+            return response
+    if page.add_form.errors or request.GET.get("added"):
+        page.add_form.fields["names"].widget.attrs["autofocus"] = True
     context = {
         "club": club,
         "links": club_links(club, False),
         "players": players,
-        "add_form": add_form,
-        "merge_form": merge_form,
-        "rename_error": rename_error,
-        "rename_value": request.POST.get("name", "") if rename_error else "",
+        "add_form": page.add_form,
+        "merge_form": page.merge_form,
+        "rename_error": page.rename_error,
+        "rename_value": request.POST.get("name", "") if page.rename_error else "",
     }
-    return render(request, "scoresheet/club_players.html", context, status=status)
+    return render(request, "scoresheet/club_players.html", context, status=page.status)
+
+
+def add_to_roster(request, club: Club, players, page: RosterPage):
+    """The roster's text box posted: the names added and the page again, for the next ones;
+    or the box shown again with every line refused (None)."""
+    page.add_form = RosterForm(request.POST, prefix="add")
+    if not page.add_form.is_valid():
+        return None
+    try:
+        added = writes.add_players(club, page.add_form.cleaned_data["lines"]).players
+    except ClubError as error:
+        for problem in getattr(error, "problems", [error]):
+            page.add_form.add_error("names", problem.translated(_))
+        return None
+    messages.success(request, joined(added))
+    # The page again with the focus in the box, for the next names.
+    return redirect(reverse("club_players", args=[club.token]) + "?added=1")
+
+
+def rename_on_roster(request, club: Club, players, page: RosterPage):
+    """A roster line's new name posted: renamed and the roster again; or the page again
+    (None) with why beside that line, or above the roster when no line of it is that player."""
+    form = PlayerNameForm(request.POST)
+    pk = request.POST.get("player", "")
+    player_id = numbers.read(pk, numbers.ID_DIGITS)
+    if player_id is None:
+        # A player no page names: the roster again, with why, and nothing renamed.
+        messages.error(request, _("Player: choose one of the club's players."))
+        page.status = HTTPStatus.BAD_REQUEST
+        return None
+    if not form.is_valid():
+        page.rename_error = (pk, form.errors["name"][0])
+        return None
+    try:
+        change = writes.rename_player(club, player_id, form.cleaned_data["name"])
+    except ClubError as error:
+        text = error.translated(_)
+        page.rename_error = (pk, text)
+        if player_id not in {player.pk for player in players}:
+            # No line of the roster to show it beside (a player merged away meanwhile).
+            messages.error(request, text)
+        return None
+    if change.done:
+        messages.success(request, _("Renamed %(name)s.") % {"name": change.player})
+    return redirect("club_players", club.token)
+
+
+def merge_on_roster(request, club: Club, players, page: RosterPage):
+    """Two roster entries posted as one person: merged and the roster again; or the merge
+    form again with why (None)."""
+    page.merge_form = MergeForm(request.POST, players=players, prefix="merge")
+    if not page.merge_form.is_valid():
+        return None
+    data = page.merge_form.cleaned_data
+    try:
+        keep = writes.merge_players(club, data["keep"], data["drop"]).player
+    except ClubError as error:
+        page.merge_form.add_error(None, error.translated(_))
+        return None
+    messages.success(
+        request,
+        _("Merged: every session now counts for %(name)s.") % {"name": keep},
+    )
+    return redirect("club_players", club.token)
+
+
+# What the roster page does with a post, by its ``action``: the answer to send, or None to
+# show the page again as the action left it.
+ROSTER_ACTIONS = {"add": add_to_roster, "rename": rename_on_roster, "merge": merge_on_roster}
 
 
 def joined(players) -> str:
@@ -402,23 +454,11 @@ def club_attach(request, token):
     context = {"club": club, "links": club_links(club, False), "form": form}
     if request.method == "POST" and form.is_valid():
         sheet = Sheet.objects.filter(token=sheet_token(form.cleaned_data["session"])).first()
-        if sheet is None:
-            form.add_error(
-                "session", _("The session's link: no session has this link (use its full link).")
-            )
-        elif hasattr(sheet, "club_sheet"):
-            form.add_error("session", _("This session already belongs to a club."))
+        refusal = attach_refusal(sheet)
+        if refusal:
+            form.add_error("session", refusal)
         else:
-            match = proposed_match(club, sheet)
-            seats = [
-                {
-                    "seat": seat,
-                    "name": name,
-                    "value": request.POST.get(f"seat_{seat}", player.name if player else name),
-                    "found": player is not None,
-                }
-                for seat, (name, player) in enumerate(match)
-            ]
+            seats = seats_to_confirm(request, club, sheet)
             context.update(sheet=sheet, seats=seats, roster=roster_names(club))
             if "confirm" in request.POST:
                 try:
@@ -431,6 +471,29 @@ def club_attach(request, token):
                     )
                     return redirect(club)
     return render(request, "scoresheet/club_attach.html", context)
+
+
+def attach_refusal(sheet: Sheet | None) -> str | None:
+    """Why the session a link opens cannot be counted in a club (None: it can)."""
+    if sheet is None:
+        return _("The session's link: no session has this link (use its full link).")
+    if hasattr(sheet, "club_sheet"):
+        return _("This session already belongs to a club.")
+    return None
+
+
+def seats_to_confirm(request, club: Club, sheet: Sheet) -> list[dict]:
+    """Each seat of ``sheet`` with the roster name to count it for: as posted, or else the
+    roster player of the same name, or else the seat's own name (a new player)."""
+    return [
+        {
+            "seat": seat,
+            "name": name,
+            "value": request.POST.get(f"seat_{seat}", player.name if player else name),
+            "found": player is not None,
+        }
+        for seat, (name, player) in enumerate(proposed_match(club, sheet))
+    ]
 
 
 @require_POST

@@ -208,17 +208,7 @@ def add_players(club: Club, lines: list[str]) -> ClubChange:
     try:
         with transaction.atomic():
             club = locked(club)
-            wanted = {player_names.key(name): (number, name) for number, name in typed}
-            for player in club.players.filter(key__in=list(wanted)):
-                number, name = wanted[player.key]
-                same = player.name == name
-                if single:
-                    message = TAKEN if same else ALIKE_TAKEN
-                else:
-                    message = LINE_TAKEN if same else LINE_ALIKE_TAKEN
-                problems.append(
-                    (number, ClubError(message, line=number, name=name, other=player.name))
-                )
+            problems.extend(_taken(club, typed, single))
             if problems:
                 problems.sort(key=lambda problem: problem[0])
                 raise RosterRefused([problem for _number, problem in problems])
@@ -228,6 +218,27 @@ def add_players(club: Club, lines: list[str]) -> ClubChange:
     except IntegrityError:
         raise ClubError(TAKEN, name=typed[0][1]) from None
     return ClubChange(club, player=players[0], players=tuple(players))
+
+
+# What a typed name the roster has already says, by (one name typed, the very same name).
+_TAKEN_MESSAGES = {
+    (True, True): TAKEN,
+    (True, False): ALIKE_TAKEN,
+    (False, True): LINE_TAKEN,
+    (False, False): LINE_ALIKE_TAKEN,
+}
+
+
+def _taken(club: Club, typed: list[tuple[int, str]], single: bool) -> list[tuple[int, ClubError]]:
+    """The typed names (line number, name) the roster has already, alike included, each with
+    its line's number and ``ClubError`` (without the line when ``single``: one name typed)."""
+    wanted = {player_names.key(name): (number, name) for number, name in typed}
+    found = []
+    for player in club.players.filter(key__in=list(wanted)):
+        number, name = wanted[player.key]
+        message = _TAKEN_MESSAGES[single, player.name == name]
+        found.append((number, ClubError(message, line=number, name=name, other=player.name)))
+    return found
 
 
 def roster_entries(club: Club, names) -> list[ClubPlayer]:
