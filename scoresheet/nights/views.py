@@ -113,11 +113,8 @@ def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
         "version": view.version,
     }
     # The parts a night repeats per player and per table (nights/html.py).
-    if screen:
-        context.update(_screen_parts(view))
-    else:
-        context.update(_page_parts(view, readonly))
-    return context
+    parts = _screen_parts(view) if screen else _page_parts(view, readonly)
+    return context | parts
 
 
 def _screen_parts(view: ranking.NightView) -> dict:
