@@ -127,6 +127,14 @@ def _forms(name: str) -> tuple[str, str, str]:
     return (words[0], f"{words[0]} {initial}.", name)
 
 
+def _alike(shown: list[str]) -> list[int]:
+    """The seats whose shown form another seat shows too (the same ``key``)."""
+    seats_by_key: dict[str, list[int]] = {}
+    for seat, form in enumerate(shown):
+        seats_by_key.setdefault(key(form), []).append(seat)
+    return [seat for seats in seats_by_key.values() if len(seats) > 1 for seat in seats]
+
+
 def short(names: list[str]) -> list[str]:
     """The shortest form of each name that no other player at the table shows: the first name,
     else the first name and the initial ("Cécile R.", "Cécile M."), else the whole name; two
@@ -134,20 +142,12 @@ def short(names: list[str]) -> list[str]:
     forms = [_forms(name) for name in names]
     levels = [0] * len(names)
     while True:
-        shown: dict[str, list[int]] = {}
-        for seat, level in enumerate(levels):
-            shown.setdefault(key(forms[seat][level]), []).append(seat)
+        shown = [forms[seat][level] for seat, level in enumerate(levels)]
         # Every player who shows what another shows takes a longer form; the whole names of a
         # table differ (``Seat.key`` is unique per sheet), so this ends.
-        longer = [
-            seat
-            for seats in shown.values()
-            if len(seats) > 1
-            for seat in seats
-            if levels[seat] < 2
-        ]
+        longer = [seat for seat in _alike(shown) if levels[seat] < 2]
         if not longer:
-            return [forms[seat][level] for seat, level in enumerate(levels)]
+            return shown
         for seat in longer:
             levels[seat] += 1
 

@@ -153,21 +153,27 @@ def improved(tables: list[list], met: Counter, rng: random.Random) -> list[list]
         # What each player repeats at their table, kept as the swaps go: a swap of two
         # players who repeat nothing cannot lower it (most pairs, once a draw is good).
         repeats = {spot: _repeats(tables, *spot, met) for spot in spots}
-        for (t1, s1), (t2, s2) in itertools.combinations(spots, 2):
-            if t1 == t2:
+        for first, second in itertools.combinations(spots, 2):
+            if not _swap_lowers(tables, first, second, repeats, met):
                 continue
-            before = repeats[(t1, s1)] + repeats[(t2, s2)]
-            if not before:
-                continue
-            a, b = tables[t1][s1], tables[t2][s2]
-            after = _joining(b, tables[t1], met, a) + _joining(a, tables[t2], met, b)
-            if after < before:
-                tables[t1][s1], tables[t2][s2] = b, a
-                better = True
-                for t in (t1, t2):
-                    for s in range(len(tables[t])):
-                        repeats[(t, s)] = _repeats(tables, t, s, met)
+            (t1, s1), (t2, s2) = first, second
+            tables[t1][s1], tables[t2][s2] = tables[t2][s2], tables[t1][s1]
+            better = True
+            for t in (t1, t2):
+                for s in range(len(tables[t])):
+                    repeats[(t, s)] = _repeats(tables, t, s, met)
     return tables
+
+
+def _swap_lowers(tables: list[list], first, second, repeats: dict, met: Counter) -> bool:
+    """Whether swapping the players at two spots (table, seat) of two tables lowers what they
+    repeat at their tables."""
+    (t1, s1), (t2, s2) = first, second
+    before = repeats[first] + repeats[second]
+    if t1 == t2 or not before:
+        return False
+    a, b = tables[t1][s1], tables[t2][s2]
+    return _joining(b, tables[t1], met, a) + _joining(a, tables[t2], met, b) < before
 
 
 def _repeats(tables: list[list], t: int, s: int, met: Counter) -> int:

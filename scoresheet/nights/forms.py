@@ -88,6 +88,21 @@ class NightForm(KeyedForm, RulesForm):
 
     def clean(self):
         data = super().clean()
+        data["names"] = self._present(data)
+        if not self.has_error("players") and not self.has_error("new_players"):
+            self._check_count(data["names"])
+        try:
+            data["name"] = player_names.checked(data.get("name") or "", player_names.TITLE_LENGTH)
+        except player_names.InvalidName:
+            if not self.has_error("name"):
+                self.add_error("name", self.fields["name"].error_messages["required"])
+        if not any(name in self.errors for name in ("poignees", "rounding", "misere")):
+            data["rules"] = self.rules()
+        return data
+
+    def _present(self, data) -> list[str]:
+        """Every player present, each once: the ticked names, then the typed ones; a name too
+        long, or there twice, is refused on its field."""
         names, seen = [], {}
         ticked = data.get("players") or []
         typed = [line.strip() for line in (data.get("new_players") or "").splitlines()]
@@ -111,24 +126,18 @@ class NightForm(KeyedForm, RulesForm):
                 continue
             seen[key] = name
             names.append(name)
-        if not self.has_error("players") and not self.has_error("new_players"):
-            if len(names) < limits.NIGHT_FEWEST:
-                self.add_error(
-                    "players",
-                    _("Players present: a night needs at least %(count)s players, not %(value)s.")
-                    % {"count": limits.NIGHT_FEWEST, "value": len(names)},
-                )
-            elif len(names) > limits.NIGHT_MOST:
-                self.add_error(
-                    "players",
-                    _("Players present: at most %(most)s players.") % {"most": limits.NIGHT_MOST},
-                )
-        data["names"] = names
-        try:
-            data["name"] = player_names.checked(data.get("name") or "", player_names.TITLE_LENGTH)
-        except player_names.InvalidName:
-            if not self.has_error("name"):
-                self.add_error("name", self.fields["name"].error_messages["required"])
-        if not any(name in self.errors for name in ("poignees", "rounding", "misere")):
-            data["rules"] = self.rules()
-        return data
+        return names
+
+    def _check_count(self, names: list[str]) -> None:
+        """Refuses, on Players present, a night of fewer or more players than a night holds."""
+        if len(names) < limits.NIGHT_FEWEST:
+            self.add_error(
+                "players",
+                _("Players present: a night needs at least %(count)s players, not %(value)s.")
+                % {"count": limits.NIGHT_FEWEST, "value": len(names)},
+            )
+        elif len(names) > limits.NIGHT_MOST:
+            self.add_error(
+                "players",
+                _("Players present: at most %(most)s players.") % {"most": limits.NIGHT_MOST},
+            )

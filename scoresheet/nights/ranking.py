@@ -138,29 +138,16 @@ COLUMNS = (
     # The deals everyone passed, for a night where they do not count (stats.passed_in).
     "club_sheet__sheet__statistics__passed",
 )
+_REVISION = COLUMNS.index("club_sheet__sheet__revision")
 
 
 def read(night: Night) -> NightView:
     """The night's tables and ranking from stored results: two queries at any size."""
     rows = NightTable.objects.filter(night=night).order_by("round", "table").values_list(*COLUMNS)
     tables, revisions = [], 0
-    for number, table, drawn, seated, token, view_token, hands, totals, revision, passed in rows:
-        # The session's seats are the truth once it exists: a merge of two roster entries
-        # updates them (club_writes.merge_players).
-        has_sheet = token is not None
-        tables.append(
-            Table(
-                number,
-                table,
-                list(seated if seated is not None else drawn),
-                sheet=SheetLink(token, view_token) if has_sheet else None,
-                deals=(hands or 0) - (0 if night.passed_counts else passed or 0),
-                hands=hands or 0,
-                planned=night.deals,
-                totals=list(totals or []),
-            )
-        )
-        revisions += revision or 0
+    for row in rows:
+        tables.append(_table(night, row))
+        revisions += row[_REVISION] or 0
     seated = {player for table in tables for player in table.players}
     wanted = set(night.players) | seated
     names = dict(ClubPlayer.objects.filter(pk__in=wanted).values_list("pk", "name"))
@@ -168,6 +155,24 @@ def read(night: Night) -> NightView:
         table.names = [names.get(player, "?") for player in table.players]
     lines = ranking(names, tables, max(night.drawn, 1), gone=set(night.gone))
     return NightView(night, tables, lines, version(night.revision, revisions))
+
+
+def _table(night: Night, row: tuple) -> Table:
+    """A table of ``night`` from its row as ``read`` fetches it (``COLUMNS``)."""
+    number, table, drawn, seated, token, view_token, hands, totals, _revision, passed = row
+    # The session's seats are the truth once it exists: a merge of two roster entries
+    # updates them (club_writes.merge_players).
+    has_sheet = token is not None
+    return Table(
+        number,
+        table,
+        list(seated if seated is not None else drawn),
+        sheet=SheetLink(token, view_token) if has_sheet else None,
+        deals=(hands or 0) - (0 if night.passed_counts else passed or 0),
+        hands=hands or 0,
+        planned=night.deals,
+        totals=list(totals or []),
+    )
 
 
 def version(revision: int, revisions: int | None) -> str:

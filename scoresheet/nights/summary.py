@@ -121,19 +121,45 @@ def read(night: Night) -> NightSummary:
         passed += counters.passed
         if counters.hands:
             played.add(number)
-        found = counters.biggest
-        if found is not None and (biggest is None or found.value > biggest.hand.value):
-            biggest = NightHand(
-                number,
-                table,
-                found,
-                names.get(seated[found.taker], "?"),
-                names.get(seated[found.partner], "?") if found.partner is not None else None,
-            )
+        biggest = _bigger(biggest, counters.biggest, number, table, seated, names)
         for seat, counts in enumerate(counters.seats):
             mine = taken.setdefault(seated[seat], [0, 0])
             mine[0] += sum(counts.taken.values())
             mine[1] += sum(counts.made.values())
+    return NightSummary(
+        view=view,
+        deals=deals_played(view),
+        passed=passed,
+        best_round=best_round(view.lines, played),
+        biggest=biggest,
+        takers=_most_takes(taken, names),
+    )
+
+
+def _bigger(
+    biggest: NightHand | None,
+    found: stats.BiggestHand | None,
+    number: int,
+    table: int,
+    seated: list[int],
+    names: dict[int, str],
+) -> NightHand | None:
+    """The biggest hand so far, or the one ``found`` at this table when it is worth more (on a
+    tie, the earlier one stays)."""
+    if found is None or (biggest is not None and found.value <= biggest.hand.value):
+        return biggest
+    return NightHand(
+        number,
+        table,
+        found,
+        names.get(seated[found.taker], "?"),
+        names.get(seated[found.partner], "?") if found.partner is not None else None,
+    )
+
+
+def _most_takes(taken: dict[int, list[int]], names: dict[int, str]) -> tuple[NightTaker, ...]:
+    """The players who took the most hands (every one on a tie), alphabetical, from each
+    player's hands taken and made; none before a hand is taken."""
     most = max((each[0] for each in taken.values()), default=0)
     takers = player_names.alphabetical(
         (
@@ -143,14 +169,7 @@ def read(night: Night) -> NightSummary:
         ),
         name=lambda taker: taker.name,
     )
-    return NightSummary(
-        view=view,
-        deals=deals_played(view),
-        passed=passed,
-        best_round=best_round(view.lines, played),
-        biggest=biggest,
-        takers=tuple(takers),
-    )
+    return tuple(takers)
 
 
 def standings_lines(lines: list[ranking.Line]) -> list[str]:

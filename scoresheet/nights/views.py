@@ -113,27 +113,43 @@ def night_context(night: Night, readonly: bool, screen: bool = False) -> dict:
         "version": view.version,
     }
     # The parts a night repeats per player and per table (nights/html.py).
-    if screen:
-        state = screen_state(view)
-        context["state"] = state
-        context["tables_size"] = tables_size(len(view.current))
-        context["seating_columns"] = seating_columns(len(view.current))
-        if state == "final":
-            context["podium"] = html.podium(view.lines[:3])
-            context["screen_lines"] = html.screen_lines(view.lines[3:], most=12)
-        elif state == "seating":
-            context["seating"] = html.seating(view.current)
-        else:
-            context["screen_lines"] = html.screen_lines(view.lines)
-            context["screen_tables"] = html.screen_tables(view.current)
+    parts = _screen_parts(view) if screen else _page_parts(view, readonly)
+    return context | parts
+
+
+def _screen_parts(view: ranking.NightView) -> dict:
+    """What the screen shows in its state (``screen_state``): the podium and the lines after
+    it, where everyone sits, or the ranking beside the tables."""
+    state = screen_state(view)
+    parts = {
+        "state": state,
+        "tables_size": tables_size(len(view.current)),
+        "seating_columns": seating_columns(len(view.current)),
+    }
+    if state == "final":
+        parts["podium"] = html.podium(view.lines[:3])
+        parts["screen_lines"] = html.screen_lines(view.lines[3:], most=12)
+    elif state == "seating":
+        parts["seating"] = html.seating(view.current)
     else:
-        context["ranking_rows"] = html.ranking_rows(view.lines)
-        context["table_cards"] = html.table_cards(view.current, readonly)
-        context["earlier_rounds"] = html.earlier_rounds(view.tables, night.drawn, readonly)
-        if not readonly:
-            context["present"] = html.options(line for line in view.lines if not line.gone)
-            context["gone"] = html.options(line for line in view.lines if line.gone)
-    return context
+        parts["screen_lines"] = html.screen_lines(view.lines)
+        parts["screen_tables"] = html.screen_tables(view.current)
+    return parts
+
+
+def _page_parts(view: ranking.NightView, readonly: bool) -> dict:
+    """What the night's page shows: the ranking, the round's tables, the earlier rounds, and
+    under the full link the menus of the players present and gone (who leaves, who comes
+    back)."""
+    parts = {
+        "ranking_rows": html.ranking_rows(view.lines),
+        "table_cards": html.table_cards(view.current, readonly),
+        "earlier_rounds": html.earlier_rounds(view.tables, view.night.drawn, readonly),
+    }
+    if not readonly:
+        parts["present"] = html.options(line for line in view.lines if not line.gone)
+        parts["gone"] = html.options(line for line in view.lines if line.gone)
+    return parts
 
 
 def everyone(data, roster: list[str]) -> dict:

@@ -427,9 +427,14 @@ class HandForm(forms.Form):
         self.conflict = False
         if self.is_bound:
             self._check_hidden_fields()
-            self.tampered = self.tampered or any(
-                numbers.read(seat) is None for _prefix, seat, _value in self._announced()
-            )
+            self._check_announced_seats()
+
+    def _check_announced_seats(self) -> None:
+        """A poignée or a misère sent for a seat that is not a number, which no page of the app
+        sends, marks the form tampered with."""
+        self.tampered = self.tampered or any(
+            numbers.read(seat) is None for _prefix, seat, _value in self._announced()
+        )
 
     def _add_dealer_field(self, dealer: int) -> int:
         """A correction's "dealer" field; the dealer posted, when it is a seat, else ``dealer``."""
