@@ -277,6 +277,35 @@ def _runs(seat: int, marks: Sequence[tuple[int, bool | None]]) -> tuple[list[Str
     return runs, (run, first)
 
 
+def _rank(run: Streak) -> tuple[int, int]:
+    """Which of a player's runs is the longest: the longer, then the earlier."""
+    return run.length, -run.first
+
+
+def _run_start(marks: dict, seat: int, below: int, first_read: int) -> int | None:
+    """The first hand of the runs of ``seat`` to count again, for a change just after hand
+    ``below``: the hand after the nearest one at or before it whose score ended a run, or the
+    first hand; None when the hands read (from ``first_read``) stop short of either."""
+    for number in range(below, first_read - 1, -1):
+        if marks[number][seat] is False:
+            return number + 1
+    if first_read > 1 and below >= 1:
+        return None
+    return 1
+
+
+def _run_end(marks: dict, seat: int, above: int, last_read: int, count: int) -> int | None:
+    """The last hand of the runs of ``seat`` to count again, for a change just before hand
+    ``above``: the hand before the nearest one from it whose score ended a run, or the last
+    hand (``count``); None when the hands read (to ``last_read``) stop short of either."""
+    for number in range(above, last_read + 1):
+        if marks[number][seat] is False:
+            return number - 1
+    if last_read < count:
+        return None
+    return count
+
+
 @dataclass(frozen=True)
 class Statistics:
     """A session's statistics: ``players`` in seat order, then the table's."""
@@ -308,6 +337,43 @@ def _seat(value: object) -> int | None:
     if value is None or value == "":
         return None
     return int(value)
+
+
+@dataclass(frozen=True)
+class _Played:
+    """What a scored hand says about each seat that played it, read once from its row."""
+
+    taker: int | None
+    partner: int | None
+    contract: Contract
+    made: bool
+    petit: Camp | None
+    chelem: Chelem | None
+    defence_chelem: bool
+    sitting_out: int | None
+
+    @classmethod
+    def of(cls, row: Row) -> _Played:
+        hand, detail = row.hand, row.breakdown
+        return cls(
+            taker=_seat(hand.taker),
+            partner=_seat(hand.partner),
+            contract=Contract(hand.contract),
+            made=detail.made,
+            petit=Camp(hand.petit_au_bout) if hand.petit_au_bout else None,
+            chelem=Chelem(hand.chelem) if hand.chelem else None,
+            defence_chelem=hand.defence_chelem,
+            sitting_out=detail.sitting_out,
+        )
+
+    @property
+    def chelem_made(self) -> bool:
+        """A chelem made, by the attack or the defence (the summary's chelems)."""
+        return self.chelem in MADE_CHELEMS or bool(self.defence_chelem)
+
+    def camp(self, seat: int) -> Camp:
+        """The camp ``seat`` played in: the taker's and the partner's, or the defence."""
+        return Camp.ATTACK if seat in (self.taker, self.partner) else Camp.DEFENCE
 
 
 class SeatCounts:
@@ -342,6 +408,45 @@ class SeatCounts:
                 self.best = Streak(seat, self.run, self.run_first, number)
         else:
             self.run, self.run_first = 0, 0
+
+    def count(self, seat: int, score: int, played: _Played, sign: int) -> None:
+        """Count (``sign`` 1) or take back (-1) a scored hand ``played`` that this player, at
+        ``seat``, played and scored ``score`` in."""
+        if seat == played.taker:
+            self.taken[played.contract] += sign
+            self.made[played.contract] += sign * played.made
+            self.taker_total += sign * score
+        elif seat == played.partner:
+            self.called += sign
+        else:
+            self.defended += sign
+            self.defender_total += sign * score
+        camp = played.camp(seat)
+        if played.petit is not None:
+            self.petits_won += sign * (played.petit == camp)
+            self.petits_lost += sign * (played.petit != camp)
+        if camp == Camp.ATTACK:
+            self.chelems_made += sign * (played.chelem in MADE_CHELEMS)
+            self.chelems_failed += sign * (played.chelem == Chelem.ANNOUNCED_FAILED)
+        else:
+            self.defence_chelems += sign * played.defence_chelem
+
+    def best_among(self, runs: Sequence[Streak], low: int, high: int) -> bool:
+        """This player's longest run once their runs from hand ``low`` to ``high`` are counted
+        again (``runs``); False when the longest was among them and is now shorter: the next
+        longest is unknown without every hand."""
+        top = max(runs, key=_rank, default=None)
+        best = self.best
+        # A run lies between two hands that ended a run, so it was among those counted again
+        # when it starts in the range (or just after it: a deleted hand's own run, still
+        # numbered as it was).
+        if best.length and low <= best.first <= high + 1:
+            if top is None or top.length < best.length:
+                return False
+            self.best = top
+        elif top is not None and _rank(top) > _rank(best):
+            self.best = top
+        return True
 
     def renumbered(self, deleted: int) -> None:
         """Hand ``deleted`` was deleted: the hand numbers after it move down (a run through it
@@ -425,50 +530,29 @@ class Counters:
         if row.passed:
             self.passed += sign
             return
-        seats = self.seats
-        hand, detail = row.hand, row.breakdown
-        taker, partner = _seat(hand.taker), _seat(hand.partner)
-        contract = Contract(hand.contract)
-        petit = Camp(hand.petit_au_bout) if hand.petit_au_bout else None
-        chelem = Chelem(hand.chelem) if hand.chelem else None
-        self.contracts[contract] += sign
-        # The summary's chelems: the hands with one made, by the attack or the defence, and
-        # those announced and failed.
-        made_chelem = chelem in MADE_CHELEMS or bool(hand.defence_chelem)
-        self.chelems += sign * made_chelem
-        if made_chelem and sign > 0:
-            insort(self.chelem_hands, row.number)
-        elif made_chelem:
-            self.chelem_hands.remove(row.number)
-        self.failed += sign * (chelem == Chelem.ANNOUNCED_FAILED)
-        for seat, size in hand.poignees.items():
+        played = _Played.of(row)
+        self.contracts[played.contract] += sign
+        self._count_chelem(row.number, played.chelem_made, sign)
+        self.failed += sign * (played.chelem == Chelem.ANNOUNCED_FAILED)
+        for seat, size in row.hand.poignees.items():
             if size:
-                seats[_seat(seat)].poignees[Poignee(size)] += sign
+                self.seats[_seat(seat)].poignees[Poignee(size)] += sign
+        for seat, (counts, score) in enumerate(zip(self.seats, row.scores, strict=True)):
+            # docs/rules.md §6.4: a dealer who sat this hand out counts it for nothing, as a
+            # passed deal does.
+            if seat != played.sitting_out:
+                counts.count(seat, score, played, sign)
 
-        for seat, (counts, score) in enumerate(zip(seats, row.scores, strict=True)):
-            if seat == detail.sitting_out:
-                # docs/rules.md §6.4: the dealer sat this hand out; it counts for nothing, as a
-                # passed deal does.
-                continue
-            attack = seat in (taker, partner)
-            camp = Camp.ATTACK if attack else Camp.DEFENCE
-            if seat == taker:
-                counts.taken[contract] += sign
-                counts.made[contract] += sign * detail.made
-                counts.taker_total += sign * score
-            elif seat == partner:
-                counts.called += sign
-            else:
-                counts.defended += sign
-                counts.defender_total += sign * score
-            if petit is not None:
-                counts.petits_won += sign * (petit == camp)
-                counts.petits_lost += sign * (petit != camp)
-            if attack:
-                counts.chelems_made += sign * (chelem in MADE_CHELEMS)
-                counts.chelems_failed += sign * (chelem == Chelem.ANNOUNCED_FAILED)
-            else:
-                counts.defence_chelems += sign * hand.defence_chelem
+    def _count_chelem(self, number: int, made: bool, sign: int) -> None:
+        """The summary's chelems: hand ``number`` counted (``sign`` 1) or taken back (-1) among
+        the hands with a chelem made (``made``), by the attack or the defence."""
+        if not made:
+            return
+        self.chelems += sign
+        if sign > 0:
+            insort(self.chelem_hands, number)
+        else:
+            self.chelem_hands.remove(number)
 
     def replaced(self, old: Row, new: Row) -> set[str]:
         """Hand ``old.number`` now reads ``new`` (a correction): the sums follow at once; what
@@ -479,21 +563,35 @@ class Counters:
         self._count(old, -1)
         self._count(new, 1)
         stale = set()
-        if self.biggest is not None and self.biggest.number == old.number:
-            if new.passed or abs(new.breakdown.per_defender) < self.biggest.value:
-                stale.add("biggest")
-            else:
-                self.biggest = _biggest(new)
-        elif not new.passed and _beats(new, self.biggest):
-            self.biggest = _biggest(new)
-        if self.swing is not None and self.swing.number == old.number:
-            if new.passed or _gap(new) < self.swing.gap:
-                stale.add("swing")
-            else:
-                self.swing = Swing.of(new)
-        elif not new.passed and _swing_beats(new, self.swing):
-            self.swing = Swing.of(new)
+        if not self._biggest_follows(old, new):
+            stale.add("biggest")
+        if not self._swing_follows(old, new):
+            stale.add("swing")
         return stale
+
+    def _biggest_follows(self, old: Row, new: Row) -> bool:
+        """The biggest hand after hand ``old.number`` now reads ``new``; False when it was that
+        hand and shrank: the next biggest is unknown without every hand."""
+        biggest = self.biggest
+        if biggest is not None and biggest.number == old.number:
+            if new.passed or abs(new.breakdown.per_defender) < biggest.value:
+                return False
+            self.biggest = _biggest(new)
+        elif not new.passed and _beats(new, biggest):
+            self.biggest = _biggest(new)
+        return True
+
+    def _swing_follows(self, old: Row, new: Row) -> bool:
+        """The swing after hand ``old.number`` now reads ``new``; False when it was that hand
+        and narrowed, as ``_biggest_follows``."""
+        swing = self.swing
+        if swing is not None and swing.number == old.number:
+            if new.passed or _gap(new) < swing.gap:
+                return False
+            self.swing = Swing.of(new)
+        elif not new.passed and _swing_beats(new, swing):
+            self.swing = Swing.of(new)
+        return True
 
     def removed(self, row: Row) -> set[str]:
         """Hand ``row`` was deleted and the later ones renumbered: the sums follow, the hand
@@ -539,34 +637,16 @@ class Counters:
         first_read = around[0][0] if around else below + 1
         last_read = around[-1][0] if around else above - 1
         for seat in seats:
-            low = next(
-                (n + 1 for n in range(below, first_read - 1, -1) if marks[n][seat] is False), None
-            )
+            low = _run_start(marks, seat, below, first_read)
             if low is None:
-                if first_read > 1 and below >= 1:
-                    return False
-                low = 1
-            high = next(
-                (n - 1 for n in range(above, last_read + 1) if marks[n][seat] is False), None
-            )
+                return False
+            high = _run_end(marks, seat, above, last_read, count)
             if high is None:
-                if last_read < count:
-                    return False
-                high = count
+                return False
             counts = self.seats[seat]
             runs, trailing = _runs(seat, [(n, marks[n][seat]) for n in range(low, high + 1)])
-            top = max(runs, key=lambda run: (run.length, -run.first), default=None)
-            best = counts.best
-            # A run lies between two hands that ended a run, so it was among those counted
-            # again when it starts in the range (or just after it: a deleted hand's own run,
-            # still numbered as it was).
-            if best.length and low <= best.first <= high + 1:
-                # The longest run was among those counted again.
-                if top is None or top.length < best.length:
-                    return False
-                counts.best = top
-            elif top is not None and (top.length, -top.first) > (best.length, -best.first):
-                counts.best = top
+            if not counts.best_among(runs, low, high):
+                return False
             if high == count:
                 counts.run, counts.run_first = trailing
         return True

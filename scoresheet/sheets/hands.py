@@ -183,6 +183,52 @@ def refused(form: HandForm, error: scoring.InvalidHand) -> None:
         form.add_error(None, problem.translated(_, number=localize))
 
 
+def _sent_key(request, form: HandForm):
+    """The key a new hand's form sends; None once the form expired: a broken key would make
+    every resend a new deal, so the form says it expired instead."""
+    return None if form.expired else parse_key(request.POST.get("key"))
+
+
+def _passed_sent(request) -> bool:
+    """Whether the new-hand form sends a deal everyone passed: by its own button, or by the
+    button of the question about a deal past the table's plan, which says what it confirms."""
+    return "passed" in request.POST or request.POST.get("beyond_plan", "") == "passed"
+
+
+def _new_refused(request, sheet: Sheet, form: HandForm, error: Exception, passed: bool):
+    """The new-hand form again, with why the write path refused its deal (``error``)."""
+    if isinstance(error, writes.BeyondPlan):
+        refused_beyond_plan(form, error)
+        return form_page(
+            request,
+            sheet,
+            form,
+            preview=preview_of(form),
+            status=REFUSED,
+            asked=error,
+            passed=passed,
+        )
+    if isinstance(error, keys.KeyTaken):
+        # The key belongs to another sheet: a tampered form. Offer a fresh one.
+        form.renew_key()
+        return form_page(request, sheet, form, status=REFUSED)
+    if form.is_valid():
+        # Valid when read, refused under the lock: the rules changed meanwhile.
+        refused(form, error)
+    return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
+
+
+def _new_stored(request, change: writes.Change, seats: list[str]):
+    """The answer to a new hand stored, or to its form sent again (``change.already``)."""
+    if change.already:
+        # The same form sent again (a double tap, a resubmitted page, the offline queue whose
+        # first answer was lost), even after its hand was deleted: stored once.
+        messages.info(request, _("This hand was already saved; it is not saved again."))
+        return offline.stored(request, updated(request, change.sheet), change)
+    messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
+    return offline.stored(request, appended(request, change, seats), change)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def hand_new(request, token):
     """Enter a hand (or a deal everyone passed); the form's key makes saving idempotent."""
@@ -194,12 +240,8 @@ def hand_new(request, token):
     form = hand_form(sheet, seats, request.POST)
     if "preview" in request.POST:
         return form_page(request, sheet, form, preview=preview_of(form))
-    # A broken key would make every resend a new deal: the form says it expired instead.
-    key = None if form.expired else parse_key(request.POST.get("key"))
-    # A deal past the table's plan, confirmed by the question's button, which says what it
-    # was asked for: a hand, or a deal everyone passed.
-    confirmed = request.POST.get("beyond_plan", "")
-    passed = "passed" in request.POST or confirmed == "passed"
+    key = _sent_key(request, form)
+    passed = _passed_sent(request)
     form.is_valid()
     # The hand as typed, even one the rules refuse: the write path answers a key already spent
     # first (the deal has moved on since: the next dealer may sit out and be its taker), then
@@ -208,35 +250,13 @@ def hand_new(request, token):
     if key is None or form.tampered or (hand is None and not passed):
         # Refused: the preview under the form lists the problems too, instead of going blank.
         return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
+    # A deal past the table's plan is saved once the question's button confirmed it.
+    confirmed = bool(request.POST.get("beyond_plan", ""))
     try:
-        change = writes.add_hand(token, hand, key, beyond_plan=bool(confirmed))
-    except writes.BeyondPlan as error:
-        refused_beyond_plan(form, error)
-        return form_page(
-            request,
-            sheet,
-            form,
-            preview=preview_of(form),
-            status=REFUSED,
-            asked=error,
-            passed=passed,
-        )
-    except keys.KeyTaken:
-        # The key belongs to another sheet: a tampered form. Offer a fresh one.
-        form.renew_key()
-        return form_page(request, sheet, form, status=REFUSED)
-    except scoring.InvalidHand as error:
-        if form.is_valid():
-            # Valid when read, refused under the lock: the rules changed meanwhile.
-            refused(form, error)
-        return form_page(request, sheet, form, preview=preview_of(form), status=REFUSED)
-    if change.already:
-        # The same form sent again (a double tap, a resubmitted page, the offline queue whose
-        # first answer was lost), even after its hand was deleted: stored once.
-        messages.info(request, _("This hand was already saved; it is not saved again."))
-        return offline.stored(request, updated(request, change.sheet), change)
-    messages.success(request, _("Hand %(number)s saved.") % {"number": change.number})
-    return offline.stored(request, appended(request, change, seats), change)
+        change = writes.add_hand(token, hand, key, beyond_plan=confirmed)
+    except (writes.BeyondPlan, keys.KeyTaken, scoring.InvalidHand) as error:
+        return _new_refused(request, sheet, form, error, passed)
+    return _new_stored(request, change, seats)
 
 
 @require_POST
@@ -255,6 +275,40 @@ def hand_preview(request, token):
     )
 
 
+def _correction_sent(request, form: HandForm, passed: bool) -> tuple | None:
+    """The key, version and hand a correction sends (the hand None for a deal everyone
+    passed, whose key and version are read here, not by the form); None when a passed deal's
+    form has no key, expired or was tampered with."""
+    if not passed:
+        data = form.cleaned_data
+        return data["key"], data.get("version"), data["hand"]
+    # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
+    key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
+    if key is None or form.expired or form.tampered:
+        form.is_valid()
+        return None
+    return key, version, None
+
+
+def _correction_refused(request, sheet: Sheet, form: HandForm, number: int, error: Exception):
+    """The correction's form again, with why the write path refused it (``error``): the rules
+    refused the hand, or the hand cannot be corrected so (``writes.HandRefused``)."""
+    if isinstance(error, scoring.InvalidHand):
+        refused(form, error)
+        return form_page(
+            request,
+            sheet,
+            form,
+            editing=True,
+            number=number,
+            preview=preview_of(form),
+            status=REFUSED,
+        )
+    for message in error.messages(_):
+        form.add_error(None, message)
+    return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def hand_edit(request, token, number):
     """Correct a hand: the same form, prefilled; the form's key names the hand it edits."""
@@ -267,31 +321,11 @@ def hand_edit(request, token, number):
 
     form = hand_form(sheet, seats, request.POST, editing=True)
     passed = "passed" in request.POST
-    if "preview" in request.POST or (not passed and not form.is_valid()):
-        status = 200 if "preview" in request.POST else REFUSED
+    if "preview" in request.POST:
         return form_page(
-            request,
-            sheet,
-            form,
-            editing=True,
-            number=number,
-            preview=preview_of(form),
-            status=status,
+            request, sheet, form, editing=True, number=number, preview=preview_of(form)
         )
-    if passed:
-        # The hand becomes (or stays) a deal everyone passed; its dealer may be corrected.
-        key, version = parse_key(request.POST.get("key")), parse_version(request.POST)
-        if key is None or form.expired or form.tampered:
-            form.is_valid()
-            return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
-        hand = None
-    else:
-        data = form.cleaned_data
-        key, version, hand = data["key"], data.get("version"), data["hand"]
-    try:
-        change = writes.correct_hand(token, key, version, hand, dealer=form.dealer)
-    except scoring.InvalidHand as error:
-        refused(form, error)
+    if not passed and not form.is_valid():
         return form_page(
             request,
             sheet,
@@ -301,10 +335,14 @@ def hand_edit(request, token, number):
             preview=preview_of(form),
             status=REFUSED,
         )
-    except writes.HandRefused as error:
-        for message in error.messages(_):
-            form.add_error(None, message)
+    sent = _correction_sent(request, form, passed)
+    if sent is None:
         return form_page(request, sheet, form, editing=True, number=number, status=REFUSED)
+    key, version, hand = sent
+    try:
+        change = writes.correct_hand(token, key, version, hand, dealer=form.dealer)
+    except (scoring.InvalidHand, writes.HandRefused) as error:
+        return _correction_refused(request, sheet, form, number, error)
     if change.conflict:
         # Someone saved this hand since this form was opened: show theirs, keep it.
         current = hand_form(change.sheet, seats, hand=change.hand)

@@ -117,9 +117,18 @@ def build(
     """The row of a checked hand (``Hand.row``: its breakdown and its stored scores), and
     ``running``: the running totals after it (added up on read: ``tally``)."""
     names = list(names)
+    common = _every_row(line, names, sheet_url, running)
+    if line.hand is None:
+        return Row(**common)
+    return Row(**common, **_played(line.hand, line.breakdown, names))
+
+
+def _every_row(line: tally.Row, names: list[str], sheet_url: str, running: Sequence[int]) -> dict:
+    """What every row shows, a deal everyone passed's too: who dealt, the seats' scores, the
+    row's links and the running totals after it."""
     detail = line.breakdown
     out = detail.sitting_out if detail is not None else None
-    if detail is not None and detail.sitting_out is not None:
+    if out is not None:
         dealt = _("%(name)s deals and sits out") % {"name": _name(names, line.dealer)}
     else:
         dealt = _("%(name)s deals") % {"name": _name(names, line.dealer)}
@@ -128,7 +137,7 @@ def build(
         Cell(_name(names, seat), score, seat == out, _name(shorts, seat))
         for seat, score in enumerate(line.scores)
     )
-    common = {
+    return {
         "number": line.number,
         "dealt": dealt,
         "passed": line.passed,
@@ -141,35 +150,41 @@ def build(
         "running": tuple(numbers.signed(total) for total in running),
         "running_width": numbers.width_class(running) if running else "",
     }
-    hand = line.hand
-    if hand is None:
-        return Row(**common)
-    return Row(
-        **common,
-        taker=_name(names, hand.taker),
-        partner=_name(names, hand.partner) if hand.partner is not None else "",
-        alone=hand.partner is None and detail.players == 5,
-        contract=str(Contract(hand.contract).label),
-        bouts=ngettext("%(bouts)s bout", "%(bouts)s bouts", hand.bouts) % {"bouts": hand.bouts},
-        points=_("%(points)s pts") % {"points": card_points(detail.points)},
-        outcome="made" if detail.made else "lost",
-        result=(_("made by %(diff)s") if detail.made else _("lost by %(diff)s"))
-        % {"diff": detail.diff},
-        petit_au_bout=str(hand.petit_au_bout or ""),
-        camp=str(Camp(hand.petit_au_bout).label) if hand.petit_au_bout else "",
-        poignees=tuple(
+
+
+def _played(hand: scoring.Hand, detail: scoring.Breakdown, names: list[str]) -> dict:
+    """What the row of a hand played adds, in words: who took, the contract, the outcome, the
+    announcements and how the score was reckoned."""
+    return {
+        "taker": _name(names, hand.taker),
+        "partner": _name(names, hand.partner) if hand.partner is not None else "",
+        "alone": hand.partner is None and detail.players == 5,
+        "contract": str(Contract(hand.contract).label),
+        "bouts": ngettext("%(bouts)s bout", "%(bouts)s bouts", hand.bouts) % {"bouts": hand.bouts},
+        "points": _("%(points)s pts") % {"points": card_points(detail.points)},
+        "outcome": "made" if detail.made else "lost",
+        "result": _result(detail),
+        "petit_au_bout": str(hand.petit_au_bout or ""),
+        "camp": str(Camp(hand.petit_au_bout).label) if hand.petit_au_bout else "",
+        "poignees": tuple(
             Announcement(_name(names, seat), str(size)) for seat, size in hand.poignees.items()
         ),
-        chelem=str(Chelem(hand.chelem).label) if hand.chelem else "",
-        defence_chelem=hand.defence_chelem,
-        miseres=tuple(
+        "chelem": str(Chelem(hand.chelem).label) if hand.chelem else "",
+        "defence_chelem": hand.defence_chelem,
+        "miseres": tuple(
             Announcement(_name(names, seat), twice=count == 2)
             for seat, count in hand.miseres.items()
         ),
-        expression=detail.expression(),
-        per_defender=numbers.minus(detail.per_defender),
-        misere_terms=_misere_terms(detail, names),
-    )
+        "expression": detail.expression(),
+        "per_defender": numbers.minus(detail.per_defender),
+        "misere_terms": _misere_terms(detail, names),
+    }
+
+
+def _result(detail: scoring.Breakdown) -> str:
+    """The hand's outcome in words: made by, or lost by, how many points."""
+    words = _("made by %(diff)s") if detail.made else _("lost by %(diff)s")
+    return words % {"diff": detail.diff}
 
 
 @dataclass(frozen=True)
