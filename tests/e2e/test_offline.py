@@ -511,6 +511,8 @@ def test_the_preview_offline_is_the_servers(open_page, db):
     expect(preview.locator(".preview-title")).to_contain_text("Attack: 91 points.")
     expect(preview.locator(".preview-scores .score").nth(4)).to_have_text("sits out")
     expect(preview.locator(".formula")).to_contain_text("10 misère × 3 (Chloé)")
+    # htmx's swap is settled (it marks the new markup "htmx-added" for a moment).
+    expect(preview.locator(".htmx-added")).to_have_count(0)
     online = preview.inner_html()
     page.context.set_offline(True)
     preview.evaluate("section => section.replaceChildren()")
