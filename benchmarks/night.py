@@ -212,7 +212,8 @@ class Table:
             token, seats = self.token, self.seats
             if "csrftoken" not in self.browser.cookies:
                 self.browser.get(f"/s/{token}/")
-            fields = {"key": str(uuid.uuid4()), **hand_fields(seats, number)}
+            # Past its planned deals, a table confirms each deal more ("Yes, save it").
+            fields = {"key": str(uuid.uuid4()), "beyond_plan": "1", **hand_fields(seats, number)}
             started = time.perf_counter()
             answer = self.browser.post(f"/s/{token}/hands/new/", fields, htmx=True)
             self.saves.append((started, answer.seconds, answer.status))
