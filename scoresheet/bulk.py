@@ -1,5 +1,6 @@
-"""Many rows of one table written at once: the write modules' fast path for big imports and
-for the derived data they rewrite (a hand's row and running totals, a club's results).
+"""Many rows of one table written or read at once: the write modules' fast path for big imports
+and for the derived data they rewrite (a hand's row, a club's results), and ``read`` for the
+long reads of a session's hands (a re-scoring, the exports).
 
 Django's ``bulk_update`` writes ``SET col = CASE WHEN id = 1 THEN … WHEN id = 2 …`` for each
 batch, which the database parses and evaluates row by row: re-scoring a 10,000-hand session
@@ -15,9 +16,10 @@ their number. Both run inside the caller's transaction.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models.functions import Cast
 
 
 def _fields(model: type[models.Model], names: Sequence[str]) -> list[models.Field]:
@@ -120,9 +122,7 @@ def update(model: type[models.Model], names: Sequence[str], rows: Iterable[Seque
     meta = model._meta
     fields = _fields(model, names)
     rows = list(rows)
-    values = Columns(model, names).prepared(row[1:] for row in rows)
-    given = [(row[0], *found) for row, found in zip(rows, values, strict=True)]
-    if not given:
+    if not rows:
         return 0
     quote = connection.ops.quote_name
     table, pk = quote(meta.db_table), quote(meta.pk.column)
@@ -130,15 +130,18 @@ def update(model: type[models.Model], names: Sequence[str], rows: Iterable[Seque
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             assignments = ", ".join(f"{column} = v.{column}" for column in columns)
+            sources, parameters = _columns([meta.pk, *fields], zip(*rows, strict=True))
             cursor.execute(
                 f"UPDATE {table} AS t SET {assignments}"
-                f" FROM unnest({_arrays([meta.pk, *fields])}) AS v({pk}, {', '.join(columns)})"
+                f" FROM ROWS FROM ({sources}) AS v({pk}, {', '.join(columns)})"
                 f" WHERE t.{pk} = v.{pk}",
-                [list(column) for column in zip(*given, strict=True)],
+                parameters,
             )
         else:
             # SQLite: UPDATE … FROM (VALUES …), whose columns are column1, column2…; as many
             # rows a statement as its limit of parameters allows (32,766: 10,000 rows of three).
+            values = Columns(model, names).prepared(row[1:] for row in rows)
+            given = [(row[0], *found) for row, found in zip(rows, values, strict=True)]
             assignments = ", ".join(
                 f"{column} = v.column{place}" for place, column in enumerate(columns, start=2)
             )
@@ -152,13 +155,69 @@ def update(model: type[models.Model], names: Sequence[str], rows: Iterable[Seque
                     f" WHERE {table}.{pk} = v.column1",
                     [value for row in batch for value in row],
                 )
-    return len(given)
+    return len(rows)
 
 
 # SQLite's limit of parameters in one statement (SQLITE_MAX_VARIABLE_NUMBER, since 3.32).
 SQLITE_PARAMETERS = 32_766
 
 
-def _arrays(fields: Sequence[models.Field]) -> str:
-    """PostgreSQL: one array parameter per column, of the column's type."""
-    return ", ".join(f"%s::{field.rel_db_type(connection)}[]" for field in fields)
+def _columns(fields: Sequence[models.Field], values: Iterable[Sequence]) -> tuple[str, list]:
+    """PostgreSQL: each column's values as one parameter, a set of rows the statement reads
+    side by side (``ROWS FROM``): a JSON column as one JSON array, written in one call (psycopg
+    would spell out an array of texts in Python, value by value), any other as an array of the
+    column's type."""
+    sources, parameters = [], []
+    for field, column in zip(fields, values, strict=True):
+        if isinstance(field, models.JSONField):
+            sources.append("jsonb_array_elements(%s::jsonb)")
+            parameters.append(json.dumps(column))
+        else:
+            step = _preparer(field)
+            sources.append(f"unnest(%s::{field.rel_db_type(connection)}[])")
+            parameters.append(list(column) if step is None else [step(value) for value in column])
+    return ", ".join(sources), parameters
+
+
+# Rows a long read holds at once (``read``): a chunk of a session's hands is a few hundred KB.
+CHUNK = 2000
+
+
+def read(rows: models.QuerySet, names: Sequence[str], chunk: int = CHUNK) -> Iterator[tuple]:
+    """The values of the fields ``names`` of each row of ``rows``, as ``values_list`` gives
+    them, read a chunk at a time. The JSON columns come as their text and are parsed a chunk at
+    once (Django parses each value apart: three a hand, most of them "{}", took a fifth of a
+    10,000-hand re-scoring), each value its own object."""
+    meta = rows.model._meta
+    json_at = [
+        place
+        for place, name in enumerate(names)
+        if isinstance(meta.get_field(name), models.JSONField)
+    ]
+    columns = [
+        Cast(name, output_field=models.TextField()) if place in json_at else name
+        for place, name in enumerate(names)
+    ]
+    found = rows.values_list(*columns).iterator(chunk_size=chunk)
+    if not json_at:
+        yield from found
+        return
+    held: list[list] = []
+    for values in found:
+        held.append(list(values))
+        if len(held) == chunk:
+            yield from _parsed(held, json_at)
+            held = []
+    yield from _parsed(held, json_at)
+
+
+def _parsed(held: list[list], json_at: list[int]) -> Iterator[tuple]:
+    """``held`` rows with their JSON columns (at ``json_at``) parsed, in one go."""
+    texts = [
+        "null" if values[place] is None else values[place] for values in held for place in json_at
+    ]
+    parsed = iter(json.loads("[" + ",".join(texts) + "]"))
+    for values in held:
+        for place in json_at:
+            values[place] = next(parsed)
+        yield tuple(values)

@@ -302,8 +302,10 @@ def scoring_hand(seats: int, *values) -> scoring.Hand | None:
     # A choice left blank is None; JSON's string keys are seats again.
     hand["petit_au_bout"] = hand["petit_au_bout"] or None
     hand["chelem"] = hand["chelem"] or None
-    hand["poignees"] = {int(seat): size for seat, size in hand["poignees"].items()}
-    hand["miseres"] = {int(seat): count for seat, count in hand["miseres"].items()}
+    poignees, miseres = hand["poignees"], hand["miseres"]
+    # Most hands announce neither: nothing to convert (a long sheet is read hand by hand).
+    hand["poignees"] = {int(seat): size for seat, size in poignees.items()} if poignees else {}
+    hand["miseres"] = {int(seat): count for seat, count in miseres.items()} if miseres else {}
     return scoring.Hand(seats=seats, **hand)
 
 

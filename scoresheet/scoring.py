@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from types import MappingProxyType
+from typing import NamedTuple
 
 from scoresheet import numbers
 
@@ -469,9 +470,9 @@ def _points_text(text: str) -> str | None:
 _STEPS = (Decimal(1), Decimal("0.1"), Decimal("0.000001"))
 
 
-@dataclass(frozen=True)
-class _Checked:
-    """A hand's inputs once normalised; only built from a hand with no problem."""
+class _Checked(NamedTuple):
+    """A hand's inputs once normalised; only built from a hand with no problem (a tuple: a
+    long sheet checks one per hand)."""
 
     players: int
     seats: int
@@ -878,25 +879,27 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
 
     contract = sign * (BASE + rounded_diff) * multiplier
     # Petit au bout goes to the camp that took it, multiplied, whatever the contract's result.
-    petit = {
-        None: 0,
-        Camp.ATTACK: PETIT_AU_BOUT * multiplier,
-        Camp.DEFENCE: -PETIT_AU_BOUT * multiplier,
-    }[checked.petit_au_bout]
+    petit = 0
+    if checked.petit_au_bout is not None:
+        petit = PETIT_AU_BOUT * multiplier
+        if checked.petit_au_bout == Camp.DEFENCE:
+            petit = -petit
     # Poignées are not multiplied and go to the camp that wins the contract.
-    poignees = sign * sum(rules.poignee_values[kind] for kind in checked.poignees.values())
+    poignees = 0
+    if checked.poignees:
+        poignees = sign * sum(rules.poignee_values[kind] for kind in checked.poignees.values())
     chelem = CHELEM_BONUSES.get(checked.chelem, 0)
     defence_chelem = -DEFENCE_CHELEM if checked.defence_chelem else 0
     u = contract + petit + poignees + chelem + defence_chelem
 
     playing = [seat for seat in range(checked.seats) if seat != checked.sitting_out]
     scores = _camp_scores(checked, playing, u)
-    miseres = _misere_scores(checked, playing, rules.misere)
     if checked.miseres:
+        miseres = _misere_scores(checked, playing, rules.misere)
         scores = [score + misere for score, misere in zip(scores, miseres, strict=True)]
         misere_counts = tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats))
     else:
-        misere_counts = (0,) * checked.seats
+        miseres = misere_counts = (0,) * checked.seats
 
     return Breakdown(
         players=checked.players,

@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from copy import copy
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from scoresheet import numbers
 from scoresheet.scoring import Camp, Chelem, Contract, Poignee
@@ -339,9 +340,16 @@ def _seat(value: object) -> int | None:
     return int(value)
 
 
-@dataclass(frozen=True)
-class _Played:
-    """What a scored hand says about each seat that played it, read once from its row."""
+# Each enum's members by value: calling an enum costs more than the rest of counting a hand
+# (a change of rules counts every hand of the session again).
+_CONTRACTS = {member.value: member for member in Contract}
+_CAMPS = {member.value: member for member in Camp}
+_CHELEMS = {member.value: member for member in Chelem}
+
+
+class _Played(NamedTuple):
+    """What a scored hand says about each seat that played it, read once from its row (a
+    tuple: a long sheet makes one per hand)."""
 
     taker: int | None
     partner: int | None
@@ -358,10 +366,10 @@ class _Played:
         return cls(
             taker=_seat(hand.taker),
             partner=_seat(hand.partner),
-            contract=Contract(hand.contract),
+            contract=_CONTRACTS[hand.contract],
             made=detail.made,
-            petit=Camp(hand.petit_au_bout) if hand.petit_au_bout else None,
-            chelem=Chelem(hand.chelem) if hand.chelem else None,
+            petit=_CAMPS[hand.petit_au_bout] if hand.petit_au_bout else None,
+            chelem=_CHELEMS[hand.chelem] if hand.chelem else None,
             defence_chelem=hand.defence_chelem,
             sitting_out=detail.sitting_out,
         )
@@ -371,9 +379,9 @@ class _Played:
         """A chelem made, by the attack or the defence (the summary's chelems)."""
         return self.chelem in MADE_CHELEMS or bool(self.defence_chelem)
 
-    def camp(self, seat: int) -> Camp:
-        """The camp ``seat`` played in: the taker's and the partner's, or the defence."""
-        return Camp.ATTACK if seat in (self.taker, self.partner) else Camp.DEFENCE
+    def attacks(self, seat: int) -> bool:
+        """Whether ``seat`` played in attack (the taker or the partner), else in defence."""
+        return seat == self.taker or seat == self.partner
 
 
 class SeatCounts:
@@ -421,13 +429,16 @@ class SeatCounts:
         else:
             self.defended += sign
             self.defender_total += sign * score
-        camp = played.camp(seat)
+        attack = played.attacks(seat)
         if played.petit is not None:
-            self.petits_won += sign * (played.petit == camp)
-            self.petits_lost += sign * (played.petit != camp)
-        if camp == Camp.ATTACK:
-            self.chelems_made += sign * (played.chelem in MADE_CHELEMS)
-            self.chelems_failed += sign * (played.chelem == Chelem.ANNOUNCED_FAILED)
+            # Won when it went to the camp this player was in.
+            won = (played.petit == Camp.ATTACK) == attack
+            self.petits_won += sign * won
+            self.petits_lost += sign * (not won)
+        if attack:
+            if played.chelem is not None:
+                self.chelems_made += sign * (played.chelem in MADE_CHELEMS)
+                self.chelems_failed += sign * (played.chelem == Chelem.ANNOUNCED_FAILED)
         else:
             self.defence_chelems += sign * played.defence_chelem
 
@@ -511,28 +522,27 @@ class Counters:
 
     def add(self, row: Row) -> None:
         """Count hand ``row`` (the next one in play order)."""
-        self._count(row, 1)
+        # The streaks follow it as each player's sums count it (one pass over the seats).
+        self._count(row, 1, follow=True)
         if row.passed:
             return
         if _beats(row, self.biggest):
             self.biggest = _biggest(row)
         if _swing_beats(row, self.swing):
             self.swing = Swing.of(row)
-        out = row.breakdown.sitting_out
-        for seat, (counts, score) in enumerate(zip(self.seats, row.scores, strict=True)):
-            if seat != out:
-                counts.follow(seat, score, row.number)
 
-    def _count(self, row: Row, sign: int) -> None:
+    def _count(self, row: Row, sign: int, follow: bool = False) -> None:
         """Count (``sign`` 1) or take back (-1) what hand ``row`` adds to the sums, whatever
-        its place: everything but the biggest hand, the swing and the streaks."""
+        its place: everything but the biggest hand, the swing and, unless ``follow`` (a hand
+        added last), the streaks."""
         self.hands += sign
         if row.passed:
             self.passed += sign
             return
         played = _Played.of(row)
+        number = row.number
         self.contracts[played.contract] += sign
-        self._count_chelem(row.number, played.chelem_made, sign)
+        self._count_chelem(number, played.chelem_made, sign)
         self.failed += sign * (played.chelem == Chelem.ANNOUNCED_FAILED)
         for seat, size in row.hand.poignees.items():
             if size:
@@ -542,6 +552,8 @@ class Counters:
             # passed deal does.
             if seat != played.sitting_out:
                 counts.count(seat, score, played, sign)
+                if follow:
+                    counts.follow(seat, score, number)
 
     def _count_chelem(self, number: int, made: bool, sign: int) -> None:
         """The summary's chelems: hand ``number`` counted (``sign`` 1) or taken back (-1) among

@@ -3,6 +3,7 @@ Python."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -83,9 +84,11 @@ def row(
     return Row(number, dealt_by, hand, detail, scores)
 
 
-def add(totals: tuple[int, ...], scores: Iterable[int]) -> tuple[int, ...]:
+def add(totals: Sequence[int], scores: Sequence[int]) -> tuple[int, ...]:
     """The running totals once a row with these scores is added."""
-    return tuple(t + s for t, s in zip(totals, scores, strict=True))
+    if len(totals) != len(scores):
+        raise ValueError(f"{len(scores)} scores for {len(totals)} totals")
+    return tuple(map(operator.add, totals, scores))
 
 
 def replay(

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import limits, scoring
+from scoresheet import bulk, limits, scoring
 from scoresheet.files import json_backup
 from scoresheet.files.json_backup import (
     BackupError,
@@ -75,8 +75,6 @@ class Backup:
 # What the backup writes of a hand, read as stored (no model instance, no score): who dealt,
 # and what the players entered.
 HAND_COLUMNS = Hand.SCORING
-# Hands read per query round trip by the exports: one query, its rows fetched in chunks.
-CHUNK = 2000
 
 
 def by_seat(mapping: dict) -> dict:
@@ -115,8 +113,7 @@ def stored_hand_data(values: tuple) -> dict:
 def stored_hands(sheet: Sheet) -> Iterator[dict]:
     """The sheet's hands in the backup format, in play order: one query, read in chunks, only
     the columns the backup writes."""
-    hands = sheet.hands.order_by("number").values_list(*HAND_COLUMNS)
-    for values in hands.iterator(chunk_size=CHUNK):
+    for values in bulk.read(sheet.hands.order_by("number"), HAND_COLUMNS):
         yield stored_hand_data(values)
 
 

@@ -5,17 +5,14 @@ the cells are also the spreadsheet's (``xlsx.py``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
-from django.db.models import TextField
-from django.db.models.functions import Cast
 from django.utils.translation import gettext
 
-from scoresheet import scoring, typography
+from scoresheet import bulk, scoring, typography
 from scoresheet.files import csv_text
 from scoresheet.files.json_backup import card_points_as_json
-from scoresheet.files.session_backup import CHUNK, by_seat
+from scoresheet.files.session_backup import by_seat
 from scoresheet.models import Camp, Chelem, Contract, Hand, Poignee, Sheet
 
 
@@ -132,40 +129,9 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
     yield [gettext("Rules"), rules_text(rules)]
 
 
-# The JSON columns, read as their text and parsed here: most announcements are "{}", parsed
-# once, and a chunk's scores in one go (Django would parse three values a hand, one by one).
-JSON_COLUMNS = {"poignees", "miseres", "scores"}
-
-
 def stored_hands(sheet: Sheet) -> Iterator[tuple]:
     """The sheet's hands in play order as ``CSV_COLUMNS`` values, read a chunk at a time."""
-    columns = [
-        Cast(name, output_field=TextField()) if name in JSON_COLUMNS else name
-        for name in CSV_COLUMNS
-    ]
-    where = [CSV_COLUMNS.index(name) for name in ("poignees", "miseres")]
-    parsed: dict[str, dict] = {}
-    hands = sheet.hands.order_by("number").values_list(*columns)
-    chunk = []
-    for values in hands.iterator(chunk_size=CHUNK):
-        chunk.append(list(values))
-        if len(chunk) == CHUNK:
-            yield from _parsed(chunk, where, parsed)
-            chunk = []
-    yield from _parsed(chunk, where, parsed)
-
-
-def _parsed(chunk: list[list], where: list[int], parsed: dict[str, dict]) -> Iterator[tuple]:
-    scores = json.loads("[" + ",".join(values[-1] for values in chunk) + "]")
-    for values, row in zip(chunk, scores, strict=True):
-        for index in where:
-            found = parsed.get(values[index])
-            if found is None:
-                found = parsed[values[index]] = json.loads(values[index])
-            # A copy: the caller may change it.
-            values[index] = dict(found)
-        values[-1] = row
-        yield tuple(values)
+    return bulk.read(sheet.hands.order_by("number"), CSV_COLUMNS)
 
 
 def rules_text(rules: scoring.Rules) -> str:

@@ -18,7 +18,7 @@ from django.utils import formats
 from django.utils.html import escape
 from django.utils.translation import gettext, ngettext
 
-from scoresheet import numbers, scoring, tally
+from scoresheet import bulk, numbers, scoring, tally
 from scoresheet.models import Contract, Sheet
 
 # Hands read and rendered at a time.
@@ -91,10 +91,9 @@ def line(values: tuple, totals: tuple[int, ...], rules: scoring.Rules, seats: in
 def chunks(sheet: Sheet, names: list[str], rules: scoring.Rules) -> Iterator[list[Line]]:
     """The sheet's lines in play order, ``CHUNK`` at a time, from one query read in chunks."""
     seats = len(names)
-    hands = sheet.hands.order_by("number").values_list(*COLUMNS)
     chunk: list[Line] = []
     totals = (0,) * seats
-    for values in hands.iterator(chunk_size=CHUNK):
+    for values in bulk.read(sheet.hands.order_by("number"), COLUMNS, CHUNK):
         totals = tally.add(totals, values[-1])
         chunk.append(line(values, totals, rules, seats))
         if len(chunk) == CHUNK:

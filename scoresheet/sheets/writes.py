@@ -19,16 +19,15 @@ Views parse a request, call one of these and render what it returns.
 
 from __future__ import annotations
 
-import json
 import os
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NamedTuple
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, TextField
-from django.db.models.functions import Cast
+from django.db.models import F
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
@@ -157,22 +156,21 @@ SCORING_AT = STORED.index("dealer")
 
 def _stored(sheet: Sheet) -> list[tuple]:
     """The sheet's hands in play order, as ``STORED`` values."""
-    return list(sheet.hands.order_by("number", "id").values_list(*STORED))
+    return list(bulk.read(sheet.hands.order_by("number", "id"), STORED))
 
 
-def _rescored(
-    sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules
-) -> list[tuple]:
+def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules) -> Rewrite:
     """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
-    the sheet's derived data from them; returns (id, number, scores) of the stored rows whose
-    number or scores changed."""
+    the sheet's derived data from them; returns the stored rows whose number or scores
+    changed."""
     counters = stats.Counters(seats)
     dealt = ((hand[SCORING_AT], models.scoring_hand(seats, *hand[SCORING_AT:])) for hand in hands)
-    changed = []
+    changed, renumbered = [], False
     totals = (0,) * seats
     checkpoints = tally.Checkpoints()
     replayed = tally.replay(seats, dealt, rules)
-    for number, (pk, stored_number, scores, *_inputs) in enumerate(hands, 1):
+    for number, hand in enumerate(hands, 1):
+        pk, stored_number, scores = hand[:SCORING_AT]
         try:
             row, totals = next(replayed)
         except scoring.InvalidHand as error:
@@ -180,7 +178,10 @@ def _rescored(
         counters.add(row)
         checkpoints.added(number, totals)
         fresh = list(row.scores)
-        if (stored_number, scores) != (number, fresh):
+        if stored_number != number:
+            renumbered = True
+            changed.append((pk, number, fresh))
+        elif scores != fresh:
             changed.append((pk, number, fresh))
     sheet.hand_count = len(hands)
     sheet.totals = list(totals)
@@ -188,15 +189,26 @@ def _rescored(
     sheet.next_dealer = sheet.first_dealer if last is None else tally.dealer(last, 2, seats)
     sheet.checkpoints = checkpoints.to_data()
     sheet.statistics = counters.to_data()
-    return changed
+    if renumbered:
+        return Rewrite(("number", "scores"), changed)
+    # The usual case (a change of rules): only scores to write.
+    return Rewrite(("scores",), [(pk, fresh) for pk, _number, fresh in changed])
+
+
+class Rewrite(NamedTuple):
+    """What a re-scoring writes: the hands' ``columns``, and each changed hand's ``rows``
+    (its id, then the values of those columns)."""
+
+    columns: tuple[str, ...]
+    rows: list[tuple]
 
 
 DERIVED = ("hand_count", "totals", "next_dealer", "checkpoints", "statistics")
 
 
-def _store(changed: list[tuple]) -> None:
+def _store(rewrite: Rewrite) -> None:
     """Write the rows a re-scoring changed: one statement (``bulk``)."""
-    bulk.update(Hand, ("number", "scores"), changed)
+    bulk.update(Hand, rewrite.columns, rewrite.rows)
 
 
 # How many hands on either side of a change the streaks are repaired from: a run of positive
@@ -246,20 +258,13 @@ def _inputs(sheet: Sheet):
 
 def _played(sheet: Sheet, rules: scoring.Rules) -> list[tuple[int, list[int], int | None]]:
     """Each scored hand in play order as the streaks and the swing read it: (number, scores,
-    the seat sitting it out or None). The scores come as text, parsed in one go: a long sheet's
-    are read in a few milliseconds."""
-    found = (
-        sheet.hands.filter(passed=False)
-        .order_by("number")
-        .values_list("number", "dealer", Cast("scores", output_field=TextField()))
+    the seat sitting it out or None). The scores come as text, parsed a chunk at a time
+    (``bulk.read``): a long sheet's are read in a few milliseconds."""
+    found = bulk.read(
+        sheet.hands.filter(passed=False).order_by("number"), ("number", "dealer", "scores")
     )
-    found = list(found)
-    scores = json.loads("[" + ",".join(text for _n, _d, text in found) + "]")
     out = rules.dealer_sits_out
-    return [
-        (number, row, dealer if out else None)
-        for (number, dealer, _text), row in zip(found, scores, strict=True)
-    ]
+    return [(number, scores, dealer if out else None) for number, dealer, scores in found]
 
 
 def _rescore(sheet: Sheet) -> None:
@@ -686,7 +691,7 @@ def rescore(sheet: Sheet) -> bool:
         sheet = _with_reads(Sheet.objects.select_for_update(of=("self",))).get(pk=sheet.pk)
         before = [getattr(sheet, name) for name in DERIVED]
         changed = _rescored(sheet, _stored(sheet), _seats(sheet), sheet.game_rules)
-        if not changed and before == [getattr(sheet, name) for name in DERIVED]:
+        if not changed.rows and before == [getattr(sheet, name) for name in DERIVED]:
             return False
         _store(changed)
         _moved(sheet, *DERIVED)
