@@ -1,6 +1,5 @@
-"""Many rows of one table written or read at once: the write modules' fast path for big imports
-and for the derived data they rewrite (a hand's row, a club's results), and ``read`` for the
-long reads of a session's hands (a re-scoring, the exports).
+"""Many rows of one table written at once: the write modules' fast path for big imports and
+for the derived data they rewrite (a hand's row, a club's results).
 
 Django's ``bulk_update`` writes ``SET col = CASE WHEN id = 1 THEN … WHEN id = 2 …`` for each
 batch, which the database parses and evaluates row by row: re-scoring a 10,000-hand session
@@ -16,10 +15,9 @@ their number. Both run inside the caller's transaction.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
-from django.db.models.functions import Cast
 
 
 def _fields(model: type[models.Model], names: Sequence[str]) -> list[models.Field]:
@@ -177,47 +175,3 @@ def _columns(fields: Sequence[models.Field], values: Iterable[Sequence]) -> tupl
             sources.append(f"unnest(%s::{field.rel_db_type(connection)}[])")
             parameters.append(list(column) if step is None else [step(value) for value in column])
     return ", ".join(sources), parameters
-
-
-# Rows a long read holds at once (``read``): a chunk of a session's hands is a few hundred KB.
-CHUNK = 2000
-
-
-def read(rows: models.QuerySet, names: Sequence[str], chunk: int = CHUNK) -> Iterator[tuple]:
-    """The values of the fields ``names`` of each row of ``rows``, as ``values_list`` gives
-    them, read a chunk at a time. The JSON columns come as their text and are parsed a chunk at
-    once (Django parses each value apart: three a hand, most of them "{}", took a fifth of a
-    10,000-hand re-scoring), each value its own object."""
-    meta = rows.model._meta
-    json_at = [
-        place
-        for place, name in enumerate(names)
-        if isinstance(meta.get_field(name), models.JSONField)
-    ]
-    columns = [
-        Cast(name, output_field=models.TextField()) if place in json_at else name
-        for place, name in enumerate(names)
-    ]
-    found = rows.values_list(*columns).iterator(chunk_size=chunk)
-    if not json_at:
-        yield from found
-        return
-    held: list[list] = []
-    for values in found:
-        held.append(list(values))
-        if len(held) == chunk:
-            yield from _parsed(held, json_at)
-            held = []
-    yield from _parsed(held, json_at)
-
-
-def _parsed(held: list[list], json_at: list[int]) -> Iterator[tuple]:
-    """``held`` rows with their JSON columns (at ``json_at``) parsed, in one go."""
-    texts = [
-        "null" if values[place] is None else values[place] for values in held for place in json_at
-    ]
-    parsed = iter(json.loads("[" + ",".join(texts) + "]"))
-    for values in held:
-        for place in json_at:
-            values[place] = next(parsed)
-        yield tuple(values)

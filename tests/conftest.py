@@ -29,6 +29,7 @@ POSTGRES = {
     "tests/test_spent_keys.py": "keys spent under the lock; the migration that spends old ones",
     "tests/test_concurrency.py": "threads released together: row locks, unique violations",
     "tests/test_bulk.py": "many rows in one statement, written differently on each engine",
+    "tests/test_json_rows.py": "many rows read, the JSON columns as each engine's text",
     "tests/test_queries.py": "the number of queries of every page and write",
     "tests/test_paging.py": "the sheet's pages: ordered, limited queries",
     "tests/test_backup.py": "a session's backup restored: bulk writes, dates, limits",

@@ -88,46 +88,6 @@ def test_one_statement_whatever_the_rows_and_none_for_none(club):  # noqa: F811
     assert len(rows) > 1
 
 
-def stored_hand(sheet, number: int, **fields) -> Hand:
-    values = {
-        "dealer": 0,
-        "taker": 1,
-        "contract": "garde",
-        "bouts": 2,
-        "points": Decimal("49"),
-        "scores": [-46, 138, -46, -46],
-    }
-    return Hand.objects.create(sheet=sheet, number=number, **(values | fields))
-
-
-def test_read_gives_what_values_list_gives_across_chunks(sheet4):
-    """JSON columns parsed a chunk at once, every other value as Django reads it; the rows in
-    the query's order, whatever the chunk size."""
-    stored_hand(sheet4, 1, poignees={"2": "double"}, miseres={"0": 1})
-    stored_hand(sheet4, 2, passed=True, taker=None, contract="", bouts=None, points=None)
-    stored_hand(sheet4, 3, points=Decimal("40.5"), poignees={"10": "simple", "3": "triple"})
-    stored_hand(sheet4, 4, scores=[])
-    stored_hand(sheet4, 5, dealer=3, petit_au_bout="defence")
-    names = ("id", "number", "scores", "dealer", "passed", "points", "poignees", "miseres")
-    hands = sheet4.hands.order_by("-number")
-    expected = list(hands.values_list(*names))
-    assert [row[1] for row in expected] == [5, 4, 3, 2, 1]
-    for chunk in (1, 2, 5, 2000):
-        assert list(bulk.read(hands, names, chunk=chunk)) == expected
-    assert list(bulk.read(hands, ("number", "dealer"))) == list(
-        hands.values_list("number", "dealer")
-    )
-
-
-def test_read_gives_each_row_its_own_objects(sheet4):
-    for number in (1, 2):
-        stored_hand(sheet4, number)
-    first, second = bulk.read(sheet4.hands.order_by("number"), ("poignees", "scores"))
-    first[0]["1"] = "simple"
-    first[1].append(0)
-    assert second == ({}, [-46, 138, -46, -46])
-
-
 def test_a_change_of_rules_writes_the_scores_beside_the_old_ones_on_postgresql(sheet4):
     """PostgreSQL keeps half of each page of hands free (migration 0020): a change of rules
     writes each hand's new scores in its own page, a heap-only tuple that no index has to

@@ -21,6 +21,7 @@ LAYERS = {
     "stored": [
         "models",
         "bulk",
+        "json_rows",
         "player_names",
         "typography",
         "keys",

@@ -245,3 +245,21 @@ def test_on_one_address_it_names_that_one_only(monkeypatch):
     assert "http://127.0.0.1:8001/" in out
     assert "192.168.1.10" not in out
     assert "scan this" not in out
+
+
+def test_the_master_freezes_what_it_warmed_before_the_workers_fork(monkeypatch):
+    """gunicorn's master, once warmed, keeps what it loaded out of the collector's sight
+    (gc.freeze): a worker's collections walk only what its requests made."""
+    import gc
+
+    from scoresheet import gunicorn_conf, warm
+
+    done = {"seconds": 0, "templates": 0, "languages": 0, "requests": 0}
+    monkeypatch.setattr(warm, "warm", lambda: done)
+    gc.unfreeze()
+    try:
+        assert gc.get_freeze_count() == 0
+        gunicorn_conf.on_starting(server=None)
+        assert gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 # _ only marks a message for extraction, as in scoring.py; refuse() translates it.
 from django.utils.translation import gettext_noop as _
 
-from scoresheet import bulk, limits, scoring
+from scoresheet import json_rows, limits, scoring
 from scoresheet.files import json_backup
 from scoresheet.files.json_backup import (
     BackupError,
@@ -113,7 +113,7 @@ def stored_hand_data(values: tuple) -> dict:
 def stored_hands(sheet: Sheet) -> Iterator[dict]:
     """The sheet's hands in the backup format, in play order: one query, read in chunks, only
     the columns the backup writes."""
-    for values in bulk.read(sheet.hands.order_by("number"), HAND_COLUMNS):
+    for values in json_rows.read(sheet.hands.order_by("number"), HAND_COLUMNS):
         yield stored_hand_data(values)
 
 

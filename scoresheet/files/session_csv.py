@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from django.utils.translation import gettext
 
-from scoresheet import bulk, scoring, typography
+from scoresheet import json_rows, scoring, typography
 from scoresheet.files import csv_text
 from scoresheet.files.json_backup import card_points_as_json
 from scoresheet.files.session_backup import by_seat
@@ -131,7 +131,7 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
 
 def stored_hands(sheet: Sheet) -> Iterator[tuple]:
     """The sheet's hands in play order as ``CSV_COLUMNS`` values, read a chunk at a time."""
-    return bulk.read(sheet.hands.order_by("number"), CSV_COLUMNS)
+    return json_rows.read(sheet.hands.order_by("number"), CSV_COLUMNS)
 
 
 def rules_text(rules: scoring.Rules) -> str:

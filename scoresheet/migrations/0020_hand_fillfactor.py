@@ -1,12 +1,12 @@
 """PostgreSQL: the hands' table keeps half of each page free (``fillfactor`` 50), so that a
 change of rules, which writes every hand's scores again, writes each new version beside the old
 one in its page (a heap-only tuple: no index touched) instead of on a new page with an entry in
-each of the table's three indexes. Measured on a 10,000-hand session, the statement that writes
-the scores took 40–65 ms instead of 85–120 (benchmarks/over_http.py, docs/performance.md); the
-table takes about twice the room, a few MB for the longest sessions.
+each of the table's three indexes. On a 10,000-hand session (measured in-process, the
+statement alone, docs/performance.md) it took 40–65 ms instead of 85–120; the table takes about
+twice the room, a few MB for the longest sessions.
 
 Rows already stored keep their pages until PostgreSQL writes them again (a ``VACUUM FULL``
-packs them at once). SQLite has no such setting: nothing to do there.
+rewrites them at once with that room). SQLite has no such setting: nothing to do there.
 """
 
 from django.db import migrations

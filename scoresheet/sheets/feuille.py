@@ -18,7 +18,7 @@ from django.utils import formats
 from django.utils.html import escape
 from django.utils.translation import gettext, ngettext
 
-from scoresheet import bulk, numbers, scoring, tally
+from scoresheet import json_rows, numbers, scoring, tally
 from scoresheet.models import Contract, Sheet
 
 # Hands read and rendered at a time.
@@ -93,7 +93,7 @@ def chunks(sheet: Sheet, names: list[str], rules: scoring.Rules) -> Iterator[lis
     seats = len(names)
     chunk: list[Line] = []
     totals = (0,) * seats
-    for values in bulk.read(sheet.hands.order_by("number"), COLUMNS, CHUNK):
+    for values in json_rows.read(sheet.hands.order_by("number"), COLUMNS, CHUNK):
         totals = tally.add(totals, values[-1])
         chunk.append(line(values, totals, rules, seats))
         if len(chunk) == CHUNK:

@@ -31,7 +31,7 @@ from django.db.models import F
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from scoresheet import bulk, keys, models, player_names, scoring, stats, tally
+from scoresheet import bulk, json_rows, keys, models, player_names, scoring, stats, tally
 from scoresheet.models import Hand, Seat, Sheet, SpentKey
 from scoresheet.sheets import around
 
@@ -156,7 +156,7 @@ SCORING_AT = STORED.index("dealer")
 
 def _stored(sheet: Sheet) -> list[tuple]:
     """The sheet's hands in play order, as ``STORED`` values."""
-    return list(bulk.read(sheet.hands.order_by("number", "id"), STORED))
+    return list(json_rows.read(sheet.hands.order_by("number", "id"), STORED))
 
 
 def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules) -> Rewrite:
@@ -259,8 +259,8 @@ def _inputs(sheet: Sheet):
 def _played(sheet: Sheet, rules: scoring.Rules) -> list[tuple[int, list[int], int | None]]:
     """Each scored hand in play order as the streaks and the swing read it: (number, scores,
     the seat sitting it out or None). The scores come as text, parsed a chunk at a time
-    (``bulk.read``): a long sheet's are read in a few milliseconds."""
-    found = bulk.read(
+    (``json_rows.read``): a long sheet's are read in a few milliseconds."""
+    found = json_rows.read(
         sheet.hands.filter(passed=False).order_by("number"), ("number", "dealer", "scores")
     )
     out = rules.dealer_sits_out
