@@ -403,6 +403,8 @@ class Breakdown:
 def _as_int(value: object) -> int | None:
     """An int from an int (not a bool) or a string of digits (``numbers.read``: "²", "+1",
     " 1" are none), else None."""
+    if type(value) is int:  # the usual case, first: a stored hand's seats and bouts
+        return value
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

@@ -6,7 +6,9 @@ statement alone, docs/performance.md) it took 40–65 ms instead of 85–120; th
 twice the room, a few MB for the longest sessions.
 
 Rows already stored keep their pages until PostgreSQL writes them again (a ``VACUUM FULL``
-rewrites them at once with that room). SQLite has no such setting: nothing to do there.
+rewrites them at once with that room). Setting it takes a SHARE UPDATE EXCLUSIVE lock, which
+lets every read and write go on: an upgrade while tables save waits for nothing. SQLite has no
+such setting: nothing to do there.
 """
 
 from django.db import migrations
