@@ -880,28 +880,17 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
     multiplier = MULTIPLIERS[checked.contract]
 
     contract = sign * (BASE + rounded_diff) * multiplier
-    # Petit au bout goes to the camp that took it, multiplied, whatever the contract's result.
-    petit = 0
-    if checked.petit_au_bout is not None:
-        petit = PETIT_AU_BOUT * multiplier
-        if checked.petit_au_bout == Camp.DEFENCE:
-            petit = -petit
+    petit = _petit_au_bout(checked.petit_au_bout, multiplier)
     # Poignées are not multiplied and go to the camp that wins the contract.
-    poignees = 0
-    if checked.poignees:
-        poignees = sign * sum(rules.poignee_values[kind] for kind in checked.poignees.values())
+    poignees = sign * _poignees_value(checked.poignees, rules)
     chelem = CHELEM_BONUSES.get(checked.chelem, 0)
     defence_chelem = -DEFENCE_CHELEM if checked.defence_chelem else 0
     u = contract + petit + poignees + chelem + defence_chelem
 
     playing = [seat for seat in range(checked.seats) if seat != checked.sitting_out]
-    scores = _camp_scores(checked, playing, u)
-    if checked.miseres:
-        miseres = _misere_scores(checked, playing, rules.misere)
-        scores = [score + misere for score, misere in zip(scores, miseres, strict=True)]
-        misere_counts = tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats))
-    else:
-        miseres = misere_counts = (0,) * checked.seats
+    scores, miseres, misere_counts = _with_miseres(
+        checked, playing, _camp_scores(checked, playing, u), rules.misere
+    )
 
     return Breakdown(
         players=checked.players,
@@ -925,6 +914,33 @@ def breakdown(hand: Hand, rules: Rules = FFT) -> Breakdown:
         misere_counts=misere_counts,
         miseres=tuple(miseres),
     )
+
+
+def _petit_au_bout(camp: Camp | None, multiplier: int) -> int:
+    """Petit au bout goes to the camp that took it, multiplied, whatever the contract's
+    result."""
+    if camp is None:
+        return 0
+    return -PETIT_AU_BOUT * multiplier if camp == Camp.DEFENCE else PETIT_AU_BOUT * multiplier
+
+
+def _poignees_value(poignees: Mapping[int, Poignee], rules: Rules) -> int:
+    """What the poignées shown are worth together (most hands show none)."""
+    return sum(rules.poignee_values[kind] for kind in poignees.values()) if poignees else 0
+
+
+def _with_miseres(
+    checked: _Checked, playing: list[int], scores: list[int], value: int
+) -> tuple[Sequence[int], tuple[int, ...], tuple[int, ...]]:
+    """The seats' scores with the misères announced, what the misères add to each seat, and
+    how many each seat announced (all 0 in most hands)."""
+    if not checked.miseres:
+        nothing = (0,) * checked.seats
+        return scores, nothing, nothing
+    miseres = _misere_scores(checked, playing, value)
+    scores = [score + misere for score, misere in zip(scores, miseres, strict=True)]
+    counts = tuple(checked.miseres.get(seat, 0) for seat in range(checked.seats))
+    return scores, tuple(miseres), counts
 
 
 def _camp_scores(checked: _Checked, playing: list[int], u: int) -> list[int]:
