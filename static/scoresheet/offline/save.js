@@ -183,6 +183,9 @@ document.addEventListener("htmx:sendError", (event) => {
     const form = event.detail.elt.closest("form");
     if (form) localPreview(form);
   } else {
-    flash(navigator.onLine ? texts.unreachable : texts.needs_network);
+    // A page that is the phone's copy was shown because the server could not be reached: the
+    // phone is offline even when the browser says it is online (it only knows of a network).
+    const offline = !navigator.onLine || document.documentElement.dataset.offlineCopy;
+    flash(offline ? texts.needs_network : texts.unreachable);
   }
 });
