@@ -17,14 +17,14 @@ CHUNK = 2000
 
 
 def read(rows: models.QuerySet, names: Sequence[str], chunk: int = CHUNK) -> Iterator[tuple]:
-    """The values of the fields ``names`` of each row of ``rows``, as ``values_list`` gives
-    them, read a chunk at a time: the JSON columns come as their text and are parsed a chunk
-    at once, each value its own object."""
-    meta = rows.model._meta
+    """The values of the fields (or annotations) ``names`` of each row of ``rows``, as
+    ``values_list`` gives them, read a chunk at a time: the JSON columns come as their text
+    and are parsed a chunk at once, each value its own object."""
+    meta, annotated = rows.model._meta, rows.query.annotations
     json_at = [
         place
         for place, name in enumerate(names)
-        if isinstance(meta.get_field(name), models.JSONField)
+        if name not in annotated and isinstance(meta.get_field(name), models.JSONField)
     ]
     columns = [
         Cast(name, output_field=models.TextField()) if place in json_at else name

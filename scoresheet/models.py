@@ -114,6 +114,10 @@ class Sheet(models.Model):
     checkpoints = models.JSONField(default=dict, editable=False)
     # The statistics' running counters (stats.Counters.to_data()).
     statistics = models.JSONField(default=dict, editable=False)
+    # Hand ``n`` is stored at ``Hand.position`` n + this: deleting a hand moves the hands on
+    # its shorter side by one place (writes.py), and when those are the earlier ones, the
+    # numbers start one place later.
+    hand_offset = models.PositiveIntegerField(default=0, db_default=0, editable=False)
 
     class Meta:
         ordering = ["-created"]
@@ -141,6 +145,17 @@ class Sheet(models.Model):
             totals=tuple(self.totals),
             next_dealer=self.next_dealer,
             count=self.hand_count,
+        )
+
+    def position(self, number: int) -> int:
+        """Where hand ``number`` is stored (``Hand.position``): an index reads it there."""
+        return number + self.hand_offset
+
+    def numbered_hands(self) -> models.QuerySet:
+        """The session's hands in play order, each with its ``number`` (from 1), which the
+        query computes from where it is stored."""
+        return self.hands.annotate(number=models.F("position") - self.hand_offset).order_by(
+            "position"
         )
 
 
@@ -193,15 +208,19 @@ class Hand(models.Model):
     """One deal, as entered: who dealt, the inputs of ``scoring.Hand`` or a deal everyone
     passed; and its row as scored under the session's rules.
 
-    ``number`` is the hand's place in play order, from 1: deleting a hand renumbers the later
-    ones (writes.py), and the dealer of each hand is a fact that never moves.
+    A hand's number, its place in play order from 1, is its ``position`` less the sheet's
+    ``hand_offset``: ``Sheet.numbered_hands`` reads it, ``Sheet.position`` finds a hand by
+    it. Deleting a hand moves the hands on its shorter side by one place (writes.py): deleting
+    the first of 10,000 hands writes no other. The dealer of each hand is a fact that never
+    moves.
     """
 
-    # Found through the index (sheet, number), whose first column it is: no index of its own.
+    # Found through the index (sheet, position), whose first column it is: no index of its own.
     sheet = models.ForeignKey(
         Sheet, on_delete=models.CASCADE, related_name="hands", db_index=False
     )
-    number = models.PositiveIntegerField(editable=False)
+    # Stored in the column "number", as before the offset: an upgrade renames nothing.
+    position = models.PositiveIntegerField(db_column="number", editable=False)
     dealer = models.PositiveSmallIntegerField(_("dealer"))
     # The form's idempotency key: a resubmitted form finds its hand instead of adding another.
     key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
@@ -234,16 +253,17 @@ class Hand(models.Model):
     # What scoring a hand reads (``scoring_hand``'s arguments after the seats): who dealt, and
     # the inputs. A long sheet is re-scored from these values, without model instances.
     SCORING = ("dealer", *INPUTS)
-    # What a club's records read of a hand (clubs/results.py): its number, who dealt, took and
-    # was called, whether it was passed, and its row.
+    # What a club's records read of a hand (clubs/results.py): its number (annotated:
+    # ``Sheet.numbered_hands``), who dealt, took and was called, whether it was passed, and
+    # its row.
     RECORDED = ("number", "dealer", "taker", "partner", "passed", "scores")
 
     class Meta:
-        ordering = ["number"]
-        indexes = [models.Index(fields=["sheet", "number"], name="hand_number")]
+        ordering = ["position"]
+        indexes = [models.Index(fields=["sheet", "position"], name="hand_number")]
 
     def __str__(self):
-        return f"{self.sheet_id}:{self.number}"
+        return f"{self.sheet_id}@{self.position}"
 
     @property
     def balanced(self) -> bool:
@@ -252,7 +272,7 @@ class Hand(models.Model):
 
     def row(self, seats: int, rules: scoring.Rules) -> tally.Row:
         """The hand's line on the sheet: its stored scores, and the breakdown that explains
-        them."""
+        them (a hand read with its ``number``: ``Sheet.numbered_hands``)."""
         hand = self.to_scoring(seats)
         detail = scoring.breakdown(hand, rules) if hand is not None else None
         return tally.Row(self.number, self.dealer, hand, detail, tuple(self.scores))

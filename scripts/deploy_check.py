@@ -534,7 +534,7 @@ def stored(token: str) -> list:
 
     return list(
         Hand.objects.filter(sheet__token=token)
-        .order_by("number")
+        .order_by("position")
         .values_list("taker", "contract", "bouts", "points")
     )
 

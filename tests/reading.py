@@ -8,14 +8,26 @@ from django.conf import settings
 from django.db import connection
 
 from scoresheet import tally
+from scoresheet.models import Hand, Sheet
 from scoresheet.sheets import writes
+
+
+def numbered(sheet):
+    """The sheet's hands as stored now, in play order, each with its ``number`` (the sheet's
+    offset read again: a deletion may have moved it since ``sheet`` was read)."""
+    return Sheet.objects.get(pk=sheet.pk).numbered_hands()
+
+
+def hand_numbered(sheet, number: int) -> Hand:
+    """Hand ``number`` of the sheet as stored now."""
+    return numbered(sheet).get(number=number)
 
 
 def rescored(sheet) -> tally.Tally:
     """The sheet scored afresh from its stored inputs (dealers, hands), ignoring every stored
     score: what the stored rows and totals must equal."""
     names = list(sheet.seats.values_list("name", flat=True))
-    hands = list(sheet.hands.order_by("number"))
+    hands = list(sheet.hands.order_by("position"))
     dealt = [(hand.dealer, hand.to_scoring(len(names))) for hand in hands]
     replayed = list(tally.replay(len(names), dealt, sheet.game_rules))
     totals = replayed[-1][1] if replayed else (0,) * len(names)

@@ -19,7 +19,7 @@ def test_inserted_rows_read_back_as_saved(sheet4):
     """Every kind of column (UUID, Decimal, JSON, date, bool, None) as a save writes it."""
     key = uuid.uuid4()
     hand = Hand(
-        number=1,
+        position=1,
         dealer=2,
         key=key,
         taker=1,
@@ -33,7 +33,7 @@ def test_inserted_rows_read_back_as_saved(sheet4):
         miseres={},
         scores=[-66, 198, -66, -66],
     )
-    names = ("sheet", "number", "dealer", "key", "passed", "taker", "partner", "contract")
+    names = ("sheet", "position", "dealer", "key", "passed", "taker", "partner", "contract")
     names += ("bouts", "points", "petit_au_bout", "poignees", "chelem", "defence_chelem")
     names += ("miseres", "created", "version", "scores")
     hand.sheet = sheet4

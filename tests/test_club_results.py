@@ -30,6 +30,7 @@ from scoresheet.clubs import writes as club_writes
 from scoresheet.files import club_backup
 from scoresheet.models import ClubResult, Sheet
 from scoresheet.sheets import writes
+from tests.reading import numbered
 from tests.test_writes import hands_or_passes, rules_for
 
 pytestmark = pytest.mark.django_db
@@ -112,7 +113,7 @@ class ClubChanges(RuleBasedStateMachine):
     @rule(data=st.data())
     def correct(self, data):
         sheet = self.pick(data)
-        hands = list(sheet.hands.order_by("number"))
+        hands = list(numbered(sheet))
         if not hands:
             return self.add(data)
         stored = data.draw(st.sampled_from(hands))
@@ -124,7 +125,7 @@ class ClubChanges(RuleBasedStateMachine):
     @rule(data=st.data(), last=st.booleans())
     def delete_or_undo(self, data, last):
         sheet = self.pick(data)
-        hands = list(sheet.hands.order_by("number"))
+        hands = list(numbered(sheet))
         if not hands:
             return self.add(data)
         if last:

@@ -19,6 +19,7 @@ from scoresheet.clubs import views as club_views
 from scoresheet.clubs import writes as club_writes
 from scoresheet.models import ClubPlayer
 from scoresheet.sheets import writes
+from tests.reading import numbered
 
 pytestmark = pytest.mark.django_db
 PARIS = ZoneInfo("Europe/Paris")
@@ -409,7 +410,7 @@ def test_stored_standings_follow_a_changed_session(club):
     before = lines(clubs.standings(club))["Chloé"].points
     sheet = club.club_sheets.get(sheet__seats__name="Fanny").sheet
     # Chloé takes a garde made by 10 at 5 players (dealer Chloé? no: the rotation's dealer).
-    change = writes.undo(sheet.token, sheet.hands.order_by("-number").first().key)
+    change = writes.undo(sheet.token, numbered(sheet).last().key)
     assert change.done
     # Hand 2 of B gave Chloé +35: it is gone.
     assert lines(clubs.standings(club))["Chloé"].points == before - 35

@@ -12,7 +12,7 @@ from scoresheet import scoring
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Sheet
 from scoresheet.sheets import writes
-from tests.reading import rescored, shown_totals
+from tests.reading import hand_numbered, numbered, rescored, shown_totals
 
 pytestmark = pytest.mark.django_db
 
@@ -143,7 +143,7 @@ def test_the_edit_form_corrects_the_dealer(client):
     sheet = new_session(client, SIX[:5], first_dealer=0, dealer_sits_out="on")
     for taker in (1, 2, 3):
         save(client, sheet, taker=taker, contract="prise", bouts=1, points=60)
-    first = sheet.hands.get(number=1)
+    first = hand_numbered(sheet, 1)
     assert first.dealer == 0
     # Really Élise (seat 4) dealt and sat out hand 1: Ana played it.
     data = {
@@ -157,10 +157,10 @@ def test_the_edit_form_corrects_the_dealer(client):
     }
     response = client.post(url("hand_edit", sheet, 1), data)
     assert response.status_code == 302
-    assert list(sheet.hands.order_by("number").values_list("dealer", flat=True)) == [4, 1, 2]
+    assert list(numbered(sheet).values_list("dealer", flat=True)) == [4, 1, 2]
     sheet.refresh_from_db()
     # prise, 1 bout, 60: (25 + 9) × 1 = 34 per defender, ×3 to the taker; 4 play.
-    assert sheet.hands.get(number=1).scores == [102, -34, -34, -34, 0]
+    assert hand_numbered(sheet, 1).scores == [102, -34, -34, -34, 0]
     assert sheet.totals == list(rescored(sheet).totals)
 
 
@@ -194,7 +194,7 @@ def test_changing_the_rules_shows_the_new_totals_then_rescores_in_one_step(clien
     assert sheet.game_rules == scoring.Rules(rounding=5)
     assert sheet.revision == revision + 1
     assert sheet.totals == [210 - 30, -70 + 90, -100, -100]
-    assert [hand.scores for hand in sheet.hands.order_by("number")] == [
+    assert [hand.scores for hand in numbered(sheet)] == [
         [210, -70, -70, -70],
         [-30, 90, -30, -30],
     ]
@@ -245,7 +245,7 @@ def test_backup_round_trips_rules_dealers_and_miseres(client):
     save(client, sheet, taker=0, contract="garde", bouts=2, points=49, partner=1, misere_3=2)
     save(client, sheet, passed=1)
     # Hand 2 was really dealt by Fanny: corrected.
-    second = sheet.hands.get(number=2)
+    second = hand_numbered(sheet, 2)
     client.post(
         url("hand_edit", sheet, 2),
         {"key": str(second.key), "version": "1", "dealer": "5", "passed": "1"},
@@ -316,7 +316,7 @@ def test_an_old_backup_without_dealers_or_rules_still_imports(make_backup):
     assert data["rules"] == {}
     sheet = backup.load(json.dumps(data))
     first = data["first_dealer"]
-    assert list(sheet.hands.order_by("number").values_list("dealer", flat=True)) == [
+    assert list(numbered(sheet).values_list("dealer", flat=True)) == [
         (first + number) % 4 for number in range(len(data["hands"]))
     ]
     assert sheet.game_rules == scoring.FFT

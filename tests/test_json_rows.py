@@ -20,7 +20,7 @@ def stored_hand(sheet, number: int, **fields) -> Hand:
         "points": Decimal("49"),
         "scores": [-46, 138, -46, -46],
     }
-    return Hand.objects.create(sheet=sheet, number=number, **(values | fields))
+    return Hand.objects.create(sheet=sheet, position=number, **(values | fields))
 
 
 def test_read_gives_what_values_list_gives_across_chunks(sheet4):
@@ -31,21 +31,21 @@ def test_read_gives_what_values_list_gives_across_chunks(sheet4):
     stored_hand(sheet4, 3, points=Decimal("40.5"), poignees={"10": "simple", "3": "triple"})
     stored_hand(sheet4, 4, scores=[])
     stored_hand(sheet4, 5, dealer=3, petit_au_bout="defence")
-    names = ("id", "number", "scores", "dealer", "passed", "points", "poignees", "miseres")
-    hands = sheet4.hands.order_by("-number")
+    names = ("id", "position", "scores", "dealer", "passed", "points", "poignees", "miseres")
+    hands = sheet4.hands.order_by("-position")
     expected = list(hands.values_list(*names))
     assert [row[1] for row in expected] == [5, 4, 3, 2, 1]
     for chunk in (1, 2, 5, 2000):
         assert list(json_rows.read(hands, names, chunk=chunk)) == expected
-    assert list(json_rows.read(hands, ("number", "dealer"))) == list(
-        hands.values_list("number", "dealer")
+    assert list(json_rows.read(hands, ("position", "dealer"))) == list(
+        hands.values_list("position", "dealer")
     )
 
 
 def test_read_gives_each_row_its_own_objects(sheet4):
     for number in (1, 2):
         stored_hand(sheet4, number)
-    first, second = json_rows.read(sheet4.hands.order_by("number"), ("poignees", "scores"))
+    first, second = json_rows.read(sheet4.hands.order_by("position"), ("poignees", "scores"))
     first[0]["1"] = "simple"
     first[1].append(0)
     assert second == ({}, [-46, 138, -46, -46])

@@ -155,11 +155,11 @@ def test_sessions_and_clubs_from_before_the_stored_scores_migrate_to_todays_figu
     # The first hand of the four-player session, from the rules: garde, 2 bouts, 49 points
     # (made by 8), petit au bout and a simple poignée to the attack: (25 + 8) × 2 + 20 + 20 =
     # 106 per defender, 318 to the taker. Dealt by seat 1, the first dealer.
-    first = Hand.objects.get(sheet_id=made[0], number=1)
+    first = Hand.objects.get(sheet_id=made[0], position=1)
     assert (first.dealer, first.scores) == (1, [-106, -106, 318, -106])
     # The deal moves on after each hand, passed or not.
     assert list(
-        Hand.objects.filter(sheet_id=made[1]).order_by("number").values_list("dealer", flat=True)
+        Hand.objects.filter(sheet_id=made[1]).order_by("position").values_list("dealer", flat=True)
     ) == [4, 0, 1, 2, 3]
     assert sheets[made[1]].next_dealer == 4
     for pk in made:

@@ -17,9 +17,10 @@ from django.utils import translation
 
 from scoresheet import scoring
 from scoresheet.clubs import writes as club_writes
-from scoresheet.models import Hand, Night, Sheet, SpentKey
+from scoresheet.models import Night, Sheet, SpentKey
 from scoresheet.nights import writes as night_writes
 from scoresheet.sheets import around, writes
+from tests.reading import numbered
 from tests.test_concurrency import at_once
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élise", "Farid", "Gaëlle", "Hugo", "Inès"]
@@ -333,7 +334,7 @@ def test_htmx_gets_the_question_with_422_and_a_passed_deal_is_confirmed_as_passe
     stored = htmx.post(new, {"key": data["key"], "beyond_plan": "passed"})
     assert stored.status_code == 200
     assert json.loads(stored["HX-Trigger"]) == {"hand-stored": {}}
-    assert list(Hand.objects.filter(sheet=sheet).values_list("number", "passed")) == [
+    assert list(numbered(sheet).values_list("number", "passed")) == [
         (1, False),
         (2, True),
     ]

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoresheet import scoring
 from scoresheet.sheets.views import LATEST, PAGE
-from tests.reading import store
+from tests.reading import hand_numbered, store
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +76,7 @@ def test_a_page_number_that_is_no_page_shows_the_latest(client, long_sheet, befo
 
 
 def test_a_correction_of_a_hand_on_an_earlier_page_answers_without_its_row(client, long_sheet):
-    hand = long_sheet.hands.get(number=5)
+    hand = hand_numbered(long_sheet, 5)
     data = {
         "key": str(hand.key),
         "version": "1",

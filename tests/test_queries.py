@@ -13,7 +13,7 @@ from scoresheet import scoring
 from scoresheet.files import session_backup as backup
 from scoresheet.models import Hand
 from scoresheet.sheets import writes
-from tests.reading import store
+from tests.reading import hand_numbered, numbered, store
 
 pytestmark = pytest.mark.django_db
 
@@ -83,11 +83,11 @@ def test_reads_cost_the_same_at_two_sizes(client, make_sheet, page, method, path
 
 
 def last_key(sheet):
-    return str(sheet.hands.order_by("-number").first().key)
+    return str(numbered(sheet).last().key)
 
 
 def third(sheet):
-    return sheet.hands.get(number=3)
+    return hand_numbered(sheet, 3)
 
 
 def rename_post(sheet):
@@ -165,7 +165,7 @@ def test_a_change_of_rules_writes_every_row_in_one_transaction(make_sheet):
     sheet.refresh_from_db()
     # garde, 2 bouts, 49, petit au bout to the attack, with a partner: made by 8 → 10,
     # (25 + 10) × 2 + 10 × 2 = 90 per defender.
-    assert sheet.hands.get(number=1).scores == [180, -90, 90, -90, -90]
+    assert hand_numbered(sheet, 1).scores == [180, -90, 90, -90, -90]
 
 
 def backup_of(hands: int) -> str:

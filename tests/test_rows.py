@@ -8,12 +8,13 @@ from django.utils import translation
 
 from scoresheet import scoring
 from scoresheet.sheets import rows, writes
+from tests.reading import hand_numbered
 
 NAMES = ["Ana", "Ben", "Chloé", "Dan", "Élise"]
 
 
 def stored_row(sheet, number=1):
-    hand = sheet.hands.get(number=number)
+    hand = hand_numbered(sheet, number)
     return rows.build(hand.row(len(NAMES), sheet.game_rules), NAMES, sheet.get_absolute_url())
 
 

@@ -8,9 +8,8 @@ import pytest
 from django.urls import reverse
 
 from scoresheet import scoring
-from scoresheet.models import Hand
 from scoresheet.sheets import writes
-from tests.reading import store
+from tests.reading import hand_numbered, store
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +86,7 @@ def test_a_correction_sends_every_later_row_when_the_totals_show(client, sheet):
     """Correcting hand 1 moves the running totals of hands 2 and 3: with them shown, the answer
     carries every row, not only the corrected one."""
     client.cookies["running"] = "1"
-    hand = Hand.objects.get(sheet=sheet, number=1)
+    hand = hand_numbered(sheet, 1)
     response = client.post(
         reverse("hand_edit", args=[sheet.token, 1]),
         {

@@ -209,8 +209,9 @@ def test_phones_saving_at_once_through_every_worker_all_get_their_hands(server):
     assert saved == [302] * 32
     hands = django(
         env,
-        "import json\nfrom scoresheet.models import Hand\n"
-        "print(json.dumps(list(Hand.objects.order_by('number').values_list('number', 'taker'))))",
+        "import json\nfrom scoresheet.models import Sheet\n"
+        "hands = Sheet.objects.get().numbered_hands().values_list('number', 'taker')\n"
+        "print(json.dumps(list(hands)))",
     )
     assert [number for number, _taker in hands] == list(range(1, 33))
     assert sorted(taker for _number, taker in hands) == [0] * 8 + [1] * 8 + [2] * 8 + [3] * 8

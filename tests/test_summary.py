@@ -10,6 +10,7 @@ import pytest
 from scoresheet.models import Sheet
 from scoresheet.scoring import FFT, Hand, Rules
 from scoresheet.sheets import summary, writes
+from tests.reading import hand_numbered
 
 pytestmark = pytest.mark.django_db
 
@@ -215,7 +216,9 @@ def test_the_time_from_the_first_hand_to_the_last(sheet4):
         writes.add_hand(sheet4.token, None, uuid.uuid4())
     start = datetime(2026, 11, 27, 19, 41, tzinfo=UTC)
     for number, minutes in ((1, 0), (2, 60), (3, 135)):
-        sheet4.hands.filter(number=number).update(created=start + timedelta(minutes=minutes))
+        sheet4.hands.filter(position=sheet4.position(number)).update(
+            created=start + timedelta(minutes=minutes)
+        )
     found = summary.read(Sheet.objects.get(pk=sheet4.pk))
     assert found.duration == timedelta(hours=2, minutes=15)
 
@@ -269,12 +272,12 @@ def test_the_chelems_named_follow_a_deletion_and_a_correction():
         (4, "Dan", "defence"),
     ]
     # Hand 1 deleted: the chelems are hands 1 and 3 now.
-    writes.delete_hand(sheet.token, sheet.hands.get(number=1).key)
+    writes.delete_hand(sheet.token, hand_numbered(sheet, 1).key)
     sheet.refresh_from_db()
     found = summary.read(sheet)
     assert [(c.number, c.kind) for c in found.chelems] == [(1, "announced_made"), (3, "defence")]
     # Hand 1 corrected to a garde without a chelem: only the defence's is left.
-    first = sheet.hands.get(number=1)
+    first = hand_numbered(sheet, 1)
     writes.correct_hand(sheet.token, first.key, first.version, Hand(4, 1, "garde", 2, 49))
     sheet.refresh_from_db()
     found = summary.read(sheet)

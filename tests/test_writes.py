@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from hypothesis import HealthCheck, assume, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -23,7 +24,7 @@ from scoresheet.files import session_csv
 from scoresheet.models import Hand, Sheet
 from scoresheet.sheets import feuille, views, writes
 from tests import scored
-from tests.reading import rescored, store
+from tests.reading import hand_numbered, numbered, rescored, store
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +88,7 @@ def stored_matches_a_full_rescoring(sheet: Sheet) -> None:
     shows (``pages_match``)."""
     sheet.refresh_from_db()
     fresh = rescored(sheet)
-    hands = list(sheet.hands.order_by("number"))
+    hands = list(numbered(sheet))
     assert [hand.number for hand in hands] == list(range(1, len(hands) + 1))
     assert [tuple(hand.scores) for hand in hands] == [row.scores for row in fresh.rows]
     assert sheet.hand_count == fresh.count
@@ -128,7 +129,7 @@ def pages_match(sheet: Sheet, running: list[tuple[int, ...]]) -> None:
     assert [tuple(cell.total for cell in line.cells) for line in lines] == running
     rows = list(session_csv.csv_rows(sheet))
     assert [tuple(row[-seats:]) for row in rows[1 : 1 + count]] == [
-        tuple(hand.scores) for hand in sheet.hands.order_by("number")
+        tuple(hand.scores) for hand in numbered(sheet)
     ]
     assert tuple(rows[-2][-seats:]) == (running[-1] if running else (0,) * seats)
 
@@ -192,7 +193,7 @@ class SheetChanges(RuleBasedStateMachine):
     @rule()
     def resend(self):
         """The same form sent again stores nothing more."""
-        stored = self.sheet.hands.order_by("number").last()
+        stored = numbered(self.sheet).last()
         if stored.key not in self.sent:
             return  # restored from a backup: no form ever carried its key
         change = writes.add_hand(self.sheet.token, self.expected[-1][1], stored.key)
@@ -206,7 +207,7 @@ class SheetChanges(RuleBasedStateMachine):
         # Sometimes the dealer was wrong too.
         dealer = data.draw(st.sampled_from([self.expected[number - 1][0], *range(self.seats)]))
         hand = data.draw(hands_or_passes(self.seats, self.rules, dealer))
-        stored = self.sheet.hands.get(number=number)
+        stored = hand_numbered(self.sheet, number)
         change = writes.correct_hand(self.sheet.token, stored.key, stored.version, hand, dealer)
         assert change.done
         self.expected[number - 1] = (dealer, hand)
@@ -218,7 +219,7 @@ class SheetChanges(RuleBasedStateMachine):
     @rule(data=st.data())
     def delete(self, data):
         number = data.draw(st.integers(1, len(self.expected)))
-        stored = self.sheet.hands.get(number=number)
+        stored = hand_numbered(self.sheet, number)
         assert writes.delete_hand(self.sheet.token, stored.key).done
         del self.expected[number - 1]
         assert not writes.delete_hand(self.sheet.token, stored.key).done
@@ -226,7 +227,7 @@ class SheetChanges(RuleBasedStateMachine):
     @precondition(lambda self: self.sheet is not None and self.expected)
     @rule()
     def undo(self):
-        last = self.sheet.hands.order_by("number").last()
+        last = numbered(self.sheet).last()
         assert writes.undo(self.sheet.token, last.key).done
         self.expected.pop()
         assert not writes.undo(self.sheet.token, last.key).done
@@ -267,7 +268,7 @@ class SheetChanges(RuleBasedStateMachine):
     def stored_inputs_are_the_entered_ones(self):
         if self.sheet is None:
             return
-        hands = list(self.sheet.hands.order_by("number"))
+        hands = list(numbered(self.sheet))
         for stored, (dealer, hand) in zip(hands, self.expected, strict=True):
             assert stored.dealer == dealer
             assert stored.to_scoring(self.seats) == hand
@@ -330,25 +331,25 @@ def test_a_deletion_a_correction_and_an_undo_move_the_streaks(make_sheet, monkey
     defender = ((1, 3, 3), (0, 0))
     assert best_streaks(sheet) == [((3, 4, 6), (3, 4)), defender, defender, defender]
     # Without the lost garde, Ana's two runs join: hands 1 to 5.
-    writes.delete_hand(sheet.token, sheet.hands.get(number=3).key)
+    writes.delete_hand(sheet.token, hand_numbered(sheet, 3).key)
     assert best_streaks(sheet) == [((5, 1, 5), (5, 1)), none, none, none]
     # Hand 2 lost: her longest run is now hands 3 to 5, the defenders' hand 2.
-    target = sheet.hands.get(number=2)
+    target = hand_numbered(sheet, 2)
     writes.correct_hand(sheet.token, target.key, target.version, lost)
     defender = ((1, 2, 2), (0, 0))
     assert best_streaks(sheet) == [((3, 3, 5), (3, 3)), defender, defender, defender]
     # Taking back hand 5 shortens it to hands 3 and 4.
-    writes.undo(sheet.token, sheet.hands.get(number=5).key)
+    writes.undo(sheet.token, hand_numbered(sheet, 5).key)
     assert best_streaks(sheet) == [((2, 3, 4), (2, 3)), defender, defender, defender]
 
 
 def test_deleting_a_hand_keeps_every_dealer(make_sheet):
     sheet = make_sheet(first_dealer=1)
     store(sheet, garde(0), None, garde(1), garde(2))
-    dealers = list(sheet.hands.order_by("number").values_list("dealer", flat=True))
+    dealers = list(numbered(sheet).values_list("dealer", flat=True))
     assert dealers == [1, 2, 3, 0]
-    writes.delete_hand(sheet.token, sheet.hands.get(number=2).key)
-    assert list(sheet.hands.order_by("number").values_list("number", "dealer")) == [
+    writes.delete_hand(sheet.token, hand_numbered(sheet, 2).key)
+    assert list(numbered(sheet).values_list("number", "dealer")) == [
         (1, 1),
         (2, 3),
         (3, 0),
@@ -361,7 +362,7 @@ def test_deleting_a_hand_keeps_every_dealer(make_sheet):
 def test_undo_gives_back_the_deal(make_sheet):
     sheet = make_sheet(first_dealer=3)
     store(sheet, garde(0), garde(1))
-    writes.undo(sheet.token, sheet.hands.get(number=2).key)
+    writes.undo(sheet.token, hand_numbered(sheet, 2).key)
     sheet.refresh_from_db()
     assert sheet.next_dealer == 0
     assert sheet.hand_count == 1
@@ -389,7 +390,7 @@ def test_rulebook_sheet_totals_are_stored(make_sheet):
     )
     sheet.refresh_from_db()
     assert sheet.totals == [-446, 1346, -390, -510]
-    assert sheet.hands.get(number=1).scores == [-106, -106, 318, -106]
+    assert hand_numbered(sheet, 1).scores == [-106, -106, 318, -106]
     # The running totals after hand 2, as the page adds them up: back from the sheet's totals
     # on its latest hands, on from the first on the printed sheet.
     _hands, running = views.page_of(sheet, 1, 6, 4)
@@ -422,9 +423,9 @@ def test_every_write_moves_the_revision_once(make_sheet):
     for act in (
         lambda: writes.add_hand(sheet.token, garde(0), uuid.uuid4()),
         lambda: writes.add_hand(sheet.token, None, uuid.uuid4()),
-        lambda: writes.correct_hand(sheet.token, sheet.hands.get(number=1).key, 1, garde(1)),
-        lambda: writes.delete_hand(sheet.token, sheet.hands.get(number=1).key),
-        lambda: writes.undo(sheet.token, sheet.hands.get(number=1).key),
+        lambda: writes.correct_hand(sheet.token, hand_numbered(sheet, 1).key, 1, garde(1)),
+        lambda: writes.delete_hand(sheet.token, hand_numbered(sheet, 1).key),
+        lambda: writes.undo(sheet.token, hand_numbered(sheet, 1).key),
         lambda: writes.change_rules(sheet.token, scoring.FFT),
     ):
         act()
@@ -436,7 +437,7 @@ def test_every_write_moves_the_revision_once(make_sheet):
 def test_rescore_command_repairs_stored_scores(make_sheet, capsys):
     sheet = make_sheet()
     store(sheet, garde(0), garde(1))
-    Hand.objects.filter(sheet=sheet, number=1).update(scores=[0, 0, 0, 0])
+    Hand.objects.filter(sheet=sheet, position=1).update(scores=[0, 0, 0, 0])
     Sheet.objects.filter(pk=sheet.pk).update(totals=[1, 2, 3, 4], checkpoints={})
     untouched = make_sheet(name="Samedi")
     store(untouched, garde(2))
@@ -469,22 +470,82 @@ def test_a_change_writes_the_hand_it_changes_and_no_other(make_sheet):
     statement."""
     sheet = make_sheet()
     store(sheet, garde(0), garde(1), None, garde(2), garde(3))
-    second = sheet.hands.get(number=2)
+    second = hand_numbered(sheet, 2)
     written = hand_statements(
         lambda: writes.correct_hand(sheet.token, second.key, second.version, garde(3))
     )
     assert len(written) == 1
     assert written[0].startswith("UPDATE")
     assert str(second.pk) in written[0]
-    written = hand_statements(
-        lambda: writes.delete_hand(sheet.token, sheet.hands.get(number=3).key)
-    )
+    written = hand_statements(lambda: writes.delete_hand(sheet.token, hand_numbered(sheet, 3).key))
     assert [sql.split()[0] for sql in written] == ["DELETE", "UPDATE"]
     assert '"number" = ("scoresheet_hand"."number" - 1)' in written[1].replace("`", '"')
-    written = hand_statements(lambda: writes.undo(sheet.token, sheet.hands.get(number=4).key))
+    written = hand_statements(lambda: writes.undo(sheet.token, hand_numbered(sheet, 4).key))
     assert [sql.split()[0] for sql in written] == ["DELETE"]
     written = hand_statements(lambda: writes.change_rules(sheet.token, scoring.Rules(rounding=10)))
     assert [sql.split()[0] for sql in written] == ["UPDATE"]
     stored_matches_a_full_rescoring(sheet)
     # garde, 2 bouts, 49: made by 8 → 10, (25 + 10) × 2 = 70 per defender.
-    assert sheet.hands.get(number=1).scores == [210, -70, -70, -70]
+    assert hand_numbered(sheet, 1).scores == [210, -70, -70, -70]
+
+
+def test_deleting_an_early_hand_moves_the_hands_before_it_and_no_later_one(make_sheet, client):
+    """A hand with fewer hands before it than after it: the earlier ones move one place on,
+    into its place, and the numbers start one place later (``Sheet.hand_offset``); deleting
+    the first hand moves none. The hands keep their numbers in play order on every page, and
+    a hand's links open that hand."""
+    sheet = make_sheet()
+    takers = [0, 1, 2, 3, 0, 1, 2, 3, 0]
+    store(sheet, *(garde(taker) for taker in takers))
+    written = hand_statements(lambda: writes.delete_hand(sheet.token, hand_numbered(sheet, 1).key))
+    assert [sql.split()[0] for sql in written] == ["DELETE"]
+    del takers[0]
+    second = hand_numbered(sheet, 2)
+    written = hand_statements(lambda: writes.delete_hand(sheet.token, second.key))
+    assert [sql.split()[0] for sql in written] == ["DELETE", "UPDATE"]
+    assert '"number" = ("scoresheet_hand"."number" + 1)' in written[1].replace("`", '"')
+    del takers[1]
+    sheet.refresh_from_db()
+    assert (sheet.hand_offset, sheet.hand_count) == (2, 7)
+    assert [hand.taker for hand in numbered(sheet)] == takers
+    stored_matches_a_full_rescoring(sheet)
+    # The deal goes on from the last hand: nine hands from seat 0, the tenth is seat 1's.
+    assert sheet.next_dealer == 1
+    # Hand 1 is now the second one entered (seat 1 took it), found through its number.
+    first = hand_numbered(sheet, 1)
+    assert first.taker == 1
+    page = client.get(reverse("hand_edit", args=[sheet.token, 1]))
+    assert str(first.key) in page.content.decode()
+    assert client.get(reverse("hand_edit", args=[sheet.token, 8])).status_code == 404
+    # A later hand deleted moves the later ones down, as before; an undo moves none.
+    written = hand_statements(lambda: writes.delete_hand(sheet.token, hand_numbered(sheet, 5).key))
+    assert '"number" = ("scoresheet_hand"."number" - 1)' in written[1].replace("`", '"')
+    del takers[4]
+    written = hand_statements(lambda: writes.undo(sheet.token, numbered(sheet).last().key))
+    assert [sql.split()[0] for sql in written] == ["DELETE"]
+    takers.pop()
+    assert [hand.taker for hand in numbered(sheet)] == takers
+    stored_matches_a_full_rescoring(sheet)
+
+
+def test_rescore_puts_a_hand_stored_at_another_s_place_after_it(make_sheet):
+    """A hand stored at the place of the last one (a previous release's server adding a hand,
+    unaware of the offset a deletion of hand 1 moved on: CHANGELOG, migration 0021): the
+    command puts it after that hand, in the order they were stored, and the sheet adds up."""
+    sheet = make_sheet()
+    store(sheet, garde(0), garde(1), garde(2))
+    writes.delete_hand(sheet.token, hand_numbered(sheet, 1).key)
+    sheet.refresh_from_db()
+    assert sheet.hand_offset == 1
+    # As the previous release stored a fourth hand: at the sheet's count plus one, 3.
+    last = Hand.objects.get(sheet=sheet, position=3)
+    Hand.objects.create(
+        sheet=sheet, position=3, dealer=3, scores=[0, 0, 0, 0], **Hand.inputs_of(garde(3))
+    )
+    Sheet.objects.filter(pk=sheet.pk).update(hand_count=3)
+    assert writes.rescore(sheet)
+    assert [hand.taker for hand in numbered(sheet)] == [1, 2, 3]
+    assert hand_numbered(sheet, 2).pk == last.pk
+    stored_matches_a_full_rescoring(sheet)
+    # garde, 2 bouts, 49: (25 + 8) × 2 = 66 per defender, 198 to the taker; seats 1, 2, 3.
+    assert hand_numbered(sheet, 3).scores == [-66, -66, -66, 198]

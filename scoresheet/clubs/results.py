@@ -148,7 +148,7 @@ def lines_of(sheet: Sheet, seats: int, records: list[dict]) -> list[dict]:
 
 
 def _hands(sheet: Sheet) -> list[tuple]:
-    return list(sheet.hands.order_by("number").values_list(*Hand.RECORDED))
+    return list(sheet.numbered_hands().values_list(*Hand.RECORDED))
 
 
 def rated(priors: dict, players: list[int], ranks: list[int | None]) -> list[tuple]:
@@ -523,7 +523,11 @@ def _recounted(club: Club) -> bool:
     waiting = _lock(club.pk)
     club_sheets = ClubSheet.objects.filter(club=club).select_related("sheet")
     hands = defaultdict(list)
-    found = Hand.objects.filter(sheet__club_sheet__club=club).order_by("sheet_id", "number")
+    found = (
+        Hand.objects.filter(sheet__club_sheet__club=club)
+        .annotate(number=F("position") - F("sheet__hand_offset"))
+        .order_by("sheet_id", "position")
+    )
     for sheet_id, *hand in found.values_list("sheet_id", *Hand.RECORDED):
         hands[sheet_id].append(tuple(hand))
     fresh = fresh_rows(

@@ -113,7 +113,7 @@ def stored_hand_data(values: tuple) -> dict:
 def stored_hands(sheet: Sheet) -> Iterator[dict]:
     """The sheet's hands in the backup format, in play order: one query, read in chunks, only
     the columns the backup writes."""
-    for values in json_rows.read(sheet.hands.order_by("number"), HAND_COLUMNS):
+    for values in json_rows.read(sheet.hands.order_by("position"), HAND_COLUMNS):
         yield stored_hand_data(values)
 
 

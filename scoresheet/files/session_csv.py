@@ -131,7 +131,7 @@ def csv_rows(sheet: Sheet) -> Iterator[list]:
 
 def stored_hands(sheet: Sheet) -> Iterator[tuple]:
     """The sheet's hands in play order as ``CSV_COLUMNS`` values, read a chunk at a time."""
-    return json_rows.read(sheet.hands.order_by("number"), CSV_COLUMNS)
+    return json_rows.read(sheet.numbered_hands(), CSV_COLUMNS)
 
 
 def rules_text(rules: scoring.Rules) -> str:

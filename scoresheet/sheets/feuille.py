@@ -93,7 +93,7 @@ def chunks(sheet: Sheet, names: list[str], rules: scoring.Rules) -> Iterator[lis
     seats = len(names)
     chunk: list[Line] = []
     totals = (0,) * seats
-    for values in json_rows.read(sheet.hands.order_by("number"), COLUMNS, CHUNK):
+    for values in json_rows.read(sheet.numbered_hands(), COLUMNS, CHUNK):
         totals = tally.add(totals, values[-1])
         chunk.append(line(values, totals, rules, seats))
         if len(chunk) == CHUNK:

@@ -30,7 +30,7 @@ def hand_at(sheet: Sheet, number: int) -> Hand:
     """The hand numbered ``number`` (from 1) in play order, or 404."""
     if not 1 <= number <= MAX_NUMBER:
         raise Http404
-    return get_object_or_404(sheet.hands, number=number)
+    return get_object_or_404(sheet.numbered_hands(), position=sheet.position(number))
 
 
 def updated(request, sheet: Sheet, change: str = "all", number: int | None = None):

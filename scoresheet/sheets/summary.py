@@ -161,16 +161,17 @@ def most_takes(counters: stats.Counters, names: list[str]) -> tuple[Taker, ...]:
 def read(sheet: Sheet, names: list[str] | None = None) -> Summary:
     """The summary of ``sheet`` from its stored data, whatever its length: the seats (unless
     the caller gives their ``names``), the first and last hands' times, and the chelems' hands
-    when there are some, each through the index of the hands' numbers."""
+    when there are some, each through the index of where the hands are stored."""
     if names is None:
         names = list(sheet.seats.values_list("name", flat=True))
     counters = stats.Counters.from_data(sheet.statistics, len(names))
     chelems = []
     if counters.chelems:
         # The counters keep their numbers: the first few read through the index of numbers.
+        named = counters.chelem_hands[:CHELEMS_NAMED]
         found = (
-            sheet.hands.filter(number__in=counters.chelem_hands[:CHELEMS_NAMED])
-            .order_by("number")
+            sheet.numbered_hands()
+            .filter(position__in=[sheet.position(number) for number in named])
             .values_list("number", "taker", "chelem", "defence_chelem")
         )
         for number, taker, chelem, defence in found:
@@ -180,7 +181,9 @@ def read(sheet: Sheet, names: list[str] | None = None) -> Summary:
     if timed:
         # Hands are numbered in the order they were entered: the first and the last.
         ends = dict(
-            sheet.hands.filter(number__in=[1, sheet.hand_count]).values_list("number", "created")
+            sheet.numbered_hands()
+            .filter(position__in=[sheet.position(1), sheet.position(sheet.hand_count)])
+            .values_list("number", "created")
         )
         first, last = ends.get(1), ends.get(sheet.hand_count)
     biggest = counters.biggest

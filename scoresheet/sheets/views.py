@@ -108,7 +108,7 @@ def sheet_context(sheet: Sheet, readonly: bool = False, before: int | None = Non
     rules = sheet.game_rules
     last_hand = hands[-1] if latest and hands else None
     if not latest:
-        last_hand = sheet.hands.order_by("-number").first()
+        last_hand = sheet.numbered_hands().order_by("-position").first()
     return {
         "sheet": sheet,
         "readonly": readonly,
@@ -136,14 +136,22 @@ def page_of(sheet: Sheet, start: int, end: int, seats: int) -> tuple[list, list]
     latest page counts back from the sheet's totals; an earlier one on from the checkpoint
     before it, reading the few hands between (fewer than the checkpoints' step)."""
     if end > sheet.hand_count:
-        hands = list(sheet.hands.filter(number__gte=start, number__lt=end))
+        hands = list(_hands_between(sheet, start - 1, end))
         return hands, tally.before(sheet.totals, [hand.scores for hand in hands])
     checkpoints = tally.Checkpoints.from_data(sheet.checkpoints)
     kept, totals = checkpoints.at(start - 1, seats)
-    read = list(sheet.hands.filter(number__gt=kept, number__lt=end))
+    read = list(_hands_between(sheet, kept, end))
     totals = reduce(tally.add, (hand.scores for hand in read if hand.number < start), totals)
     hands = [hand for hand in read if hand.number >= start]
     return hands, list(tally.running(totals, [hand.scores for hand in hands]))
+
+
+def _hands_between(sheet: Sheet, after: int, before: int):
+    """The hands numbered after ``after`` and before ``before``, with their numbers, read
+    through the index of where they are stored."""
+    return sheet.numbered_hands().filter(
+        position__gt=sheet.position(after), position__lt=sheet.position(before)
+    )
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -224,7 +232,7 @@ def stale_form(sheet: Sheet, data) -> dict | None:
     ``number`` for a new hand."""
     key, version = parse_key(data.get("hand")), parse_version(data)
     if key is not None and version is not None:
-        hand = sheet.hands.filter(key=key).only("number", "version").first()
+        hand = sheet.numbered_hands().filter(key=key).only("position", "version").first()
         if hand is None:
             return {"kind": "gone"}
         if hand.version != version:

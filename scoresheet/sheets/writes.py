@@ -134,6 +134,7 @@ def _appended(sheet: Sheet, hand: Hand, seats: int, rules: scoring.Rules) -> Non
         hand.dealer = sheet.next_dealer
     row = tally.row(seats, number, hand.dealer, hand.to_scoring(seats), rules)
     totals = tally.add(tuple(sheet.totals) or (0,) * seats, row.scores)
+    hand.position = sheet.position(number)
     hand.number = number
     hand.scores = list(row.scores)
     counters = stats.Counters.from_data(sheet.statistics, seats)
@@ -148,21 +149,22 @@ def _appended(sheet: Sheet, hand: Hand, seats: int, rules: scoring.Rules) -> Non
 
 
 # A stored hand as re-scoring reads it: values, not model instances (a long sheet has
-# thousands), its stored row first, then what scoring reads.
-STORED = ("id", "number", "scores", *Hand.SCORING)
+# thousands), its stored row first (where it is stored: ``Hand.position``), then what scoring
+# reads.
+STORED = ("id", "position", "scores", *Hand.SCORING)
 # Where ``Hand.SCORING``'s values (the dealer first) start in a ``STORED`` row.
 SCORING_AT = STORED.index("dealer")
 
 
 def _stored(sheet: Sheet) -> list[tuple]:
     """The sheet's hands in play order, as ``STORED`` values."""
-    return list(json_rows.read(sheet.hands.order_by("number", "id"), STORED))
+    return list(json_rows.read(sheet.hands.order_by("position", "id"), STORED))
 
 
 def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules) -> Rewrite:
     """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
-    the sheet's derived data from them; returns the stored rows whose number or scores
-    changed."""
+    the sheet's derived data from them; returns the stored rows whose position (not the
+    sheet's offset plus their number) or scores changed."""
     counters = stats.Counters(seats)
     dealt = ((hand[SCORING_AT], models.scoring_hand(seats, *hand[SCORING_AT:])) for hand in hands)
     changed, renumbered = [], False
@@ -170,7 +172,7 @@ def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.R
     checkpoints = tally.Checkpoints()
     replayed = tally.replay(seats, dealt, rules)
     for number, hand in enumerate(hands, 1):
-        pk, stored_number, scores = hand[:SCORING_AT]
+        pk, position, scores = hand[:SCORING_AT]
         try:
             row, totals = next(replayed)
         except scoring.InvalidHand as error:
@@ -178,11 +180,11 @@ def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.R
         counters.add(row)
         checkpoints.added(number, totals)
         fresh = list(row.scores)
-        if stored_number != number:
+        if position != sheet.position(number):
             renumbered = True
-            changed.append((pk, number, fresh))
+            changed.append((pk, sheet.position(number), fresh))
         elif scores != fresh:
-            changed.append((pk, number, fresh))
+            changed.append((pk, position, fresh))
     sheet.hand_count = len(hands)
     sheet.totals = list(totals)
     last = hands[-1][SCORING_AT] if hands else None
@@ -190,9 +192,9 @@ def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.R
     sheet.checkpoints = checkpoints.to_data()
     sheet.statistics = counters.to_data()
     if renumbered:
-        return Rewrite(("number", "scores"), changed)
+        return Rewrite(("position", "scores"), changed)
     # The usual case (a change of rules): only scores to write.
-    return Rewrite(("scores",), [(pk, fresh) for pk, _number, fresh in changed])
+    return Rewrite(("scores",), [(pk, fresh) for pk, _position, fresh in changed])
 
 
 class Rewrite(NamedTuple):
@@ -238,10 +240,13 @@ def _counted_again(
         return fresh
     seats, below, above = streaks
     if seats and not stale:
-        near = sheet.hands.filter(number__gte=below - AROUND, number__lte=above + AROUND)
+        near = sheet.numbered_hands().filter(
+            position__gte=sheet.position(below - AROUND),
+            position__lte=sheet.position(above + AROUND),
+        )
         around = [
             (number, stats.marks(scores, passed, dealer if rules.dealer_sits_out else None))
-            for number, passed, dealer, scores in near.order_by("number").values_list(
+            for number, passed, dealer, scores in near.values_list(
                 "number", "passed", "dealer", "scores"
             )
         ]
@@ -253,7 +258,7 @@ def _counted_again(
 
 
 def _inputs(sheet: Sheet):
-    return sheet.hands.order_by("number", "id").values_list(*Hand.SCORING)
+    return sheet.hands.order_by("position", "id").values_list(*Hand.SCORING)
 
 
 def _played(sheet: Sheet, rules: scoring.Rules) -> list[tuple[int, list[int], int | None]]:
@@ -261,7 +266,7 @@ def _played(sheet: Sheet, rules: scoring.Rules) -> list[tuple[int, list[int], in
     the seat sitting it out or None). The scores come as text, parsed a chunk at a time
     (``json_rows.read``): a long sheet's are read in a few milliseconds."""
     found = json_rows.read(
-        sheet.hands.filter(passed=False).order_by("number"), ("number", "dealer", "scores")
+        sheet.numbered_hands().filter(passed=False), ("number", "dealer", "scores")
     )
     out = rules.dealer_sits_out
     return [(number, scores, dealer if out else None) for number, dealer, scores in found]
@@ -333,7 +338,9 @@ class NewSheets:
         for number, (dealt_by, hand) in enumerate(hands, start=1):
             # A hand of a backup without its dealer is dealt in turn.
             dealer = dealer if dealt_by is None else dealt_by
-            stored = {**Hand.inputs_of(hand), "number": number, "dealer": dealer}
+            # A new session's hands are stored at their numbers (its offset is 0).
+            stored = {**Hand.inputs_of(hand), "position": number, "number": number}
+            stored["dealer"] = dealer
             # Scored as it is stored: a re-scoring of the stored hand gives the same row.
             scored = models.scoring_hand(seats, *(stored[name] for name in Hand.SCORING))
             try:
@@ -480,7 +487,7 @@ def _resent(token: str, key: uuid.UUID) -> Change:
     sheet = Sheet.objects.filter(token=token).first()
     if owner is None or sheet is None or owner != sheet.pk:
         raise keys.KeyTaken
-    hand = sheet.hands.filter(key=key).first()
+    hand = sheet.numbered_hands().filter(key=key).first()
     # The same form sent again (a double tap, a resubmitted page, the offline queue): one hand.
     return Change(sheet, hand, hand.number if hand else None, done=False, already=True)
 
@@ -500,7 +507,7 @@ def correct_hand(
     scores, its statistics by its old and new row."""
     with transaction.atomic():
         sheet = _locked(token)
-        target = sheet.hands.filter(key=key).first()
+        target = sheet.numbered_hands().filter(key=key).first()
         if target is None:
             return Change(sheet, None, None, done=False)
         if version != target.version:
@@ -543,22 +550,32 @@ def correct_hand(
 
 
 def _deleted(sheet: Sheet, hand: Hand, before: Hand | None = None) -> None:
-    """Delete ``hand`` from the locked sheet: the later hands' numbers move down in one
-    statement, and the sheet's derived data follow without reading them (but the hands just
-    after its checkpoints, and the scores when a streak must be counted again). ``before``:
-    the hand before it, when the caller read it (an undo)."""
+    """Delete ``hand`` (read with its number) from the locked sheet: the hands on its shorter
+    side move one place in one statement (the earlier ones move on, and the numbers start one
+    place later: ``Sheet.hand_offset``), and the sheet's derived data follow without reading
+    them (but the hands just after its checkpoints, and the scores when a streak must be
+    counted again). ``before``: the hand before it, when the caller read it (an undo)."""
     seats, rules = _seats(sheet), sheet.game_rules
     count, number = sheet.hand_count, hand.number
     row = hand.row(seats, rules)
     checkpoints = tally.Checkpoints.from_data(sheet.checkpoints)
     wanted = checkpoints.after_deleted(number, count)
-    after = dict(sheet.hands.filter(number__in=wanted).values_list("number", "scores"))
+    after = dict(
+        sheet.numbered_hands()
+        .filter(position__in=[sheet.position(wanted_number) for wanted_number in wanted])
+        .values_list("number", "scores")
+    )
     hand.delete()
-    if number < count:
-        # No unique constraint on (sheet, number) for the rows to pass through: one statement.
-        sheet.hands.filter(number__gt=number).update(number=F("number") - 1)
+    # No unique constraint on (sheet, position) for the rows to pass through: one statement.
+    if number - 1 < count - number:
+        # Deleting the first hand moves none.
+        if number > 1:
+            sheet.hands.filter(position__lt=hand.position).update(position=F("position") + 1)
+        sheet.hand_offset += 1
+    elif number < count:
+        sheet.hands.filter(position__gt=hand.position).update(position=F("position") - 1)
     elif before is None and number > 1:
-        before = sheet.hands.filter(number=number - 1).only("dealer").first()
+        before = sheet.hands.filter(position=hand.position - 1).only("dealer").first()
     if number == count:
         # The deal goes on from the hand now last.
         last = before.dealer if before is not None else None
@@ -573,7 +590,7 @@ def _deleted(sheet: Sheet, hand: Hand, before: Hand | None = None) -> None:
     sheet.statistics = _counted_again(sheet, counters, stale, streaks, rules).to_data()
     if checkpoints.sparse:
         checkpoints = tally.Checkpoints.of(
-            sheet.hands.order_by("number").values_list("scores", flat=True), seats
+            sheet.hands.order_by("position").values_list("scores", flat=True), seats
         )
     sheet.checkpoints = checkpoints.to_data()
 
@@ -582,11 +599,11 @@ def delete_hand(token: str, key: uuid.UUID | None) -> Change:
     """Delete the hand with this ``key``; the later hands renumber, their dealers stay."""
     with transaction.atomic():
         sheet = _locked(token)
-        hand = sheet.hands.filter(key=key).first() if key else None
+        hand = sheet.numbered_hands().filter(key=key).first() if key else None
         if hand is None:
             return Change(sheet, None, None, done=False)
         _deleted(sheet, hand)
-        _moved(sheet, *DERIVED)
+        _moved(sheet, "hand_offset", *DERIVED)
     return Change(sheet, hand, hand.number)
 
 
@@ -595,7 +612,7 @@ def undo(token: str, key: uuid.UUID | None) -> Change:
     with transaction.atomic():
         sheet = _locked(token)
         # The last hand, and the one before it, whose dealer the deal goes on from.
-        latest = list(sheet.hands.order_by("-number")[:2])
+        latest = list(sheet.numbered_hands().order_by("-position")[:2])
         last = latest[0] if latest else None
         if last is None or last.key != key:
             return Change(sheet, None, None, done=False)
@@ -673,7 +690,7 @@ def rescored_under(sheet: Sheet, rules: scoring.Rules) -> tuple[int, ...]:
     if problems:
         raise scoring.InvalidRules(problems)
     # Only what scoring reads, and only the totals computed: no model instance, no counter.
-    hands = sheet.hands.order_by("number", "id").values_list(*Hand.SCORING)
+    hands = sheet.hands.order_by("position", "id").values_list(*Hand.SCORING)
     dealt = ((hand[0], models.scoring_hand(seats, *hand)) for hand in hands)
     totals, number = (0,) * seats, 0
     try:

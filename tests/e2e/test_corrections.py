@@ -82,6 +82,36 @@ def test_edit_delete_and_undo(open_page, restored):
     sheet_page.expect_totals(NAMES, scored(restored).totals)
 
 
+def test_hand_1_deleted_on_one_phone_renumbers_the_other_phone_s_sheet(open_page, restored):
+    """Hand 1 deleted on one phone (no other hand is written: the session's numbers start one
+    place later): the other phone, in French, shows the five hands left numbered 1 to 5
+    without a reload, and its hand 2 opens the hand that was hand 3."""
+    before = scored(restored)
+    deleting = SheetPage(open_page())
+    deleting.page.goto(restored.get_absolute_url())
+    other = SheetPage(open_page(locale="fr-FR"))
+    other.page.goto(restored.get_absolute_url())
+    expect(other.page.locator("#hands .hand")).to_have_count(6)
+    row = deleting.open_row(1)
+    deleting.tap(row.get_by_role("link", name="Delete"))
+    expect(deleting.page.locator("#delete-title")).to_have_text("Delete hand 1?")
+    deleting.tap(deleting.page.locator("#entry").get_by_role("button", name="Delete"))
+    expect(deleting.page.locator("#flash")).to_contain_text("Hand 1 deleted.")
+    expect(other.page.locator("#hands .hand")).to_have_count(5, timeout=3_000)
+    expect(other.row(6)).to_have_count(0)
+    for number, line in enumerate(before.rows[1:], start=1):
+        for phone in (deleting, other):
+            phone.expect_row(number, line.scores)
+    other.expect_totals(NAMES, scored(restored).totals)
+    # Hand 2 is now Ana's prise with 1 bout and 50 points, the third hand entered.
+    row = other.open_row(2)
+    other.tap(row.get_by_role("link", name="Modifier"))
+    expect(other.page.locator("#entry-title")).to_contain_text("Corriger la donne 2")
+    form = other.form
+    expect(form.get_by_role("radio", name="Prise", exact=True)).to_be_checked()
+    expect(form.get_by_label("Points", exact=True)).to_have_value("50")
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
 def test_double_tap_on_save_stores_one_hand(open_page, restored, javascript):
     sheet_page = SheetPage(open_page(java_script_enabled=javascript))

@@ -292,7 +292,7 @@ def test_a_refused_hand_stays_with_the_reason(open_page, sheet, make_sheet, axe_
     phone.save(confirmed=False)
     expect(page.locator("#hands .hand.pending")).to_have_count(0, timeout=15_000)
     stored = list(
-        Hand.objects.filter(sheet=sheet).order_by("number").values_list("scores", flat=True)
+        Hand.objects.filter(sheet=sheet).order_by("position").values_list("scores", flat=True)
     )
     assert stored == [SAMPLE[0][1], SAMPLE[1][1]]
     phone.expect_totals(NAMES, RUNNING[1])
@@ -486,7 +486,7 @@ def test_dealer_sits_out_offline(open_page, db):
     expect(page.locator("#totals .dealer-line")).to_have_text("Hand 3: Ben deals and sits out")
     page.context.set_offline(False)
     phone.expect_confirmed()
-    stored = list(sheet.hands.order_by("number").values_list("dealer", "scores"))
+    stored = list(sheet.hands.order_by("position").values_list("dealer", "scores"))
     assert stored == [(4, [92, -44, -4, -44, 0]), (0, [0, -34, -34, -34, 102])]
 
 

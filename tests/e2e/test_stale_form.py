@@ -81,7 +81,7 @@ def test_a_new_hand_form_is_told_that_hand_was_entered_on_another_phone(open_pag
     entering.choose("Bouts", "1", form)
     entering.save()
     # Two hands, not one entered twice: Ben's is hand 2 (prise, 1 bout, 51: made by 0).
-    stored = Sheet.objects.get().hands.order_by("number")
+    stored = Sheet.objects.get().numbered_hands()
     assert [(hand.number, hand.taker) for hand in stored] == [(1, 2), (2, 1)]
 
 
