@@ -257,7 +257,7 @@ def club_history(options) -> int:
         from django.db import connections
 
         from scoresheet.files import club_backup
-        from scoresheet.models import Club, Hand, Night, Sheet
+        from scoresheet.models import Club, Night, Sheet
 
         started = time.perf_counter()
         club = club_backup.load(history_backup(options.sessions, 60))
@@ -283,7 +283,7 @@ def club_history(options) -> int:
         phone.get(f"/s/{oldest.token}/")
         for run in range(options.corrections):
             for name, sheet in (("first session", oldest), ("latest session", newest)):
-                hand = Hand.objects.get(sheet=sheet, number=3)
+                hand = sheet.numbered_hands().get(position=sheet.position(3))
                 fields = {"key": str(hand.key), "version": hand.version, **big_hand(2 * (run % 2))}
                 answer = phone.post(f"/s/{sheet.token}/hands/3/edit/", fields)
                 answered = time.perf_counter()

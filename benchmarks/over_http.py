@@ -416,6 +416,7 @@ def measure_size(browser: Browser, token: str, repeat: int, budget: float, warm:
 CHANGES = {
     "correct": "correct hand 3 (htmx)",
     "delete": "delete hand 1 (htmx)",
+    "middle": "delete the middle hand (htmx)",
     "undo": "undo (htmx)",
     "rules": "change of rules (confirmed)",
     "xlsx": "XLSX export, whole file",
@@ -423,6 +424,9 @@ CHANGES = {
     "summary": "summary page",
 }
 WRITE_RATIO, WRITE_SECONDS = 3, 0.1
+# Printed for information, with no target: deleting the middle hand moves half the others, the
+# most a deletion moves (the hands on its shorter side: scoresheet/sheets/writes.py).
+INFORMATION = {"middle"}
 LIMITS = {"rules": 0.5, "xlsx": 0.3, "print": 1.0}
 # Two hands a correction swaps between, so that each one changes the scores.
 SWAPPED = [
@@ -435,10 +439,11 @@ def hidden(body: bytes, name: str) -> str:
     return re.search(rb'name="%s" value="([^"]+)"' % name.encode(), body).group(1).decode()
 
 
-def measure_changes(browser: Browser, token: str, repeat: int, budget: float) -> dict:
-    """Each change and file of ``CHANGES`` timed on session ``token``, which it keeps at its
-    size: a hand deleted or undone is saved again (not timed). The keys and versions each
-    form carries are read from the form first (not timed), as a phone opens it."""
+def measure_changes(browser: Browser, token: str, size: int, repeat: int, budget: float) -> dict:
+    """Each change and file of ``CHANGES`` timed on session ``token`` of ``size`` hands, which
+    it keeps at that size: a hand deleted or undone is saved again (not timed). The keys and
+    versions each form carries are read from the form first (not timed), as a phone opens
+    it."""
     rng = random.Random(2)
     base = f"/s/{token}/"
 
@@ -455,9 +460,10 @@ def measure_changes(browser: Browser, token: str, repeat: int, budget: float) ->
         fields = {"key": key, "version": version, **SWAPPED[turn[0] % 2]}
         return lambda: browser.post(base + "hands/3/edit/", fields, htmx=True)
 
-    def delete():
-        key = hidden(browser.get(base + "hands/1/delete/", htmx=True).body, "key")
-        return lambda: browser.post(base + "hands/1/delete/", {"key": key}, htmx=True)
+    def delete(number=1):
+        path = base + f"hands/{number}/delete/"
+        key = hidden(browser.get(path, htmx=True).body, "key")
+        return lambda: browser.post(path, {"key": key}, htmx=True)
 
     def undo():
         refill()
@@ -475,13 +481,14 @@ def measure_changes(browser: Browser, token: str, repeat: int, budget: float) ->
     prepared = {
         "correct": correct,
         "delete": delete,
+        "middle": lambda: delete(size // 2),
         "undo": undo,
         "rules": rules,
         "xlsx": lambda: lambda: browser.get(base + "export.xlsx"),
         "print": lambda: lambda: browser.get(base + "print/"),
         "summary": lambda: lambda: browser.get(base + "summary/"),
     }
-    after = {"delete": refill}
+    after = {"delete": refill, "middle": refill}
     figures = {}
     for name, prepare in prepared.items():
         samples = []
@@ -638,6 +645,8 @@ def changes_report(results: dict) -> list[str]:
             continue
         ratio = b["median_ms"] / a["median_ms"]
         at = f"{label} at {sizes[1]:,}"
+        if name in INFORMATION:
+            continue
         if name in ("correct", "delete", "undo"):
             report.time(at, b["median_ms"] / 1000, WRITE_SECONDS)
             report.ratio(f"{label}, {sizes[1]:,} / {sizes[0]:,}", ratio, WRITE_RATIO)
@@ -703,7 +712,7 @@ def main():
                     home, measured, args.repeat, args.budget, warm
                 )
                 results["changes"][str(size)] = measure_changes(
-                    home, tokens[-1], args.repeat, args.budget
+                    home, tokens[-1], size, args.repeat, args.budget
                 )
             saved += writers.saved
             failed += writers.failed

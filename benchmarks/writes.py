@@ -212,7 +212,7 @@ def session_writes(client, size: int, repeat: int) -> dict:
     ]
 
     def before_correct():
-        hand = fresh().hands.get(number=3)
+        hand = fresh().numbered_hands().get(number=3)
         third.update(key=str(hand.key), version=str(hand.version))
         third.update(edits[hand.version % 2])
 
@@ -223,7 +223,7 @@ def session_writes(client, size: int, repeat: int) -> dict:
 
     def before_delete():
         third.clear()
-        third["key"] = str(fresh().hands.get(number=3).key)
+        third["key"] = str(fresh().numbered_hands().get(number=3).key)
 
     delete_url = reverse("hand_delete", args=[token, 3])
     figures["delete hand 3"] = measured(
@@ -232,7 +232,7 @@ def session_writes(client, size: int, repeat: int) -> dict:
 
     def before_undo():
         third.clear()
-        third["key"] = str(fresh().hands.order_by("-number").first().key)
+        third["key"] = str(fresh().numbered_hands().last().key)
 
     undo_url = reverse("undo", args=[token])
     figures["undo"] = measured(
