@@ -167,7 +167,7 @@ def read(sheet: Sheet, names: list[str] | None = None) -> Summary:
     counters = stats.Counters.from_data(sheet.statistics, len(names))
     chelems = []
     if counters.chelems:
-        # The counters keep their numbers: the first few read through the index of numbers.
+        # The counters keep their numbers: the first few read through the index of places.
         named = counters.chelem_hands[:CHELEMS_NAMED]
         found = (
             sheet.numbered_hands()

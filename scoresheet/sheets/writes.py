@@ -163,8 +163,8 @@ def _stored(sheet: Sheet) -> list[tuple]:
 
 def _rescored(sheet: Sheet, hands: Sequence[tuple], seats: int, rules: scoring.Rules) -> Rewrite:
     """Number and score ``hands`` (the sheet's, in play order, as ``STORED`` values) and set
-    the sheet's derived data from them; returns the stored rows whose position (not the
-    sheet's offset plus their number) or scores changed."""
+    the sheet's derived data from them; returns the stored rows whose scores changed, or
+    whose position is not the sheet's offset plus their number (``rescore`` repairs it)."""
     counters = stats.Counters(seats)
     dealt = ((hand[SCORING_AT], models.scoring_hand(seats, *hand[SCORING_AT:])) for hand in hands)
     changed, renumbered = [], False
