@@ -23,8 +23,8 @@ import pytest
 
 from tests.processes import ROOT, django, manage
 
-# Each server collects the static files into the checkout's staticfiles/: under make test's
-# processes (pytest-xdist), these tests run in one of them, one after the other.
+# Each test starts a server of 3 workers: under make test's processes (pytest-xdist), these
+# tests run in one of them, one after the other.
 pytestmark = pytest.mark.xdist_group("staticfiles")
 
 WORKERS = 3
@@ -37,17 +37,35 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.fixture(scope="module")
+def static_root(tmp_path_factory) -> Path:
+    """The static files these servers serve, collected once into a folder of this module's
+    own: not the checkout's staticfiles/, where another process (`make run`, a script) may be
+    collecting at the same moment, deleting and rewriting the files this one reads."""
+    root = tmp_path_factory.mktemp("served_static")
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "scoresheet.settings",
+        "SECRET_KEY": "static-" + uuid.uuid4().hex,
+        "SQLITE_PATH": str(root.parent / "unused.sqlite3"),
+        "STATIC_ROOT": str(root),
+    }
+    collected = manage(env, "collectstatic", "--no-input", "-v0")
+    assert collected.returncode == 0, collected.stderr
+    return root
+
+
 @pytest.fixture
-def server(fresh_database, tmp_path):
+def server(fresh_database, tmp_path, static_root):
     """``manage.py serve`` on a migrated database of its own; (its process, base URL, env)."""
     env = fresh_database() | {
         "ALLOWED_HOSTS": "127.0.0.1",
         # As behind Caddy on this machine (deploy/tarot.env, tarot@.service).
         "TRUSTED_PROXIES": "127.0.0.1",
         "DRAIN_FILE": str(tmp_path / "draining"),
+        "STATIC_ROOT": str(static_root),
     }
     assert manage(env, "migrate", "--no-input").returncode == 0
-    assert manage(env, "collectstatic", "--no-input", "-v0").returncode == 0
     port = free_port()
     with open(tmp_path / "serve.log", "w") as log:
         process = subprocess.Popen(
